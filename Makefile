@@ -1,0 +1,41 @@
+# Papercuts task runner. `make help` lists the targets.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help site check test serve bench vendor browser clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+vendor: $(STAMP) ## fetch the pinned Vega bundles (npm) and check their SHA-256
+	$(BIN)/papercuts vendor
+
+site: vendor ## build the site from data/ into public/
+	$(BIN)/papercuts build
+
+check: $(STAMP) ## validate data/ and print every problem
+	$(BIN)/papercuts check
+
+browser: ## install Chromium for the browser tests when missing
+	@bash site/install-chromium.sh
+
+test: vendor browser ## run every test (unit, golden, site build, browser)
+	$(BIN)/pytest
+
+serve: site ## serve public/ on http://127.0.0.1:1313/ with the production headers
+	$(BIN)/papercuts serve
+
+bench: vendor ## time each build stage on the shipped data
+	$(BIN)/papercuts bench
+
+clean: ## remove build outputs
+	rm -rf build public .pytest_cache

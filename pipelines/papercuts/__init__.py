@@ -1,0 +1,1 @@
+"""Papercuts: a report-site generator for database benchmark regressions."""

@@ -1,0 +1,157 @@
+"""Stage 1b: domain checks across files: ids that exist, duplicates, bases, consistency."""
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+
+from .contract import CAMPAIGN_TABLES, CATALOGS, Table
+from .load import Dataset
+from .problems import Problems
+from .versions import parse_version
+
+
+def _at(problems: Problems, row: dict, column: str, message: str, hint: str = "",
+        warning: bool = False) -> None:
+    col = row.get("_cols", {}).get(column, 1)
+    (problems.warning if warning else problems.error)(row["_file"], row["_line"], col, message, hint)
+
+
+def _did_you_mean(value: str, known) -> str:
+    close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
+    """Unique ids per catalog; returns the known ids (server aliases included)."""
+    known: dict[str, set[str]] = {}
+    for t in CATALOGS:
+        first: dict[str, dict] = {}
+        for row in ds.rows[t.name]:
+            key = row[t.key[0]]
+            if key in first:
+                _at(problems, row, t.key[0], f"duplicate {t.key[0]} '{key}' in {t.file}",
+                    f"first defined on line {first[key]['_line']}")
+            else:
+                first[key] = row
+        known[t.name] = set(first)
+    alias_of: dict[str, str] = {}
+    for row in ds.rows["servers"]:
+        for alias in row["aliases"] or []:
+            if alias in known["servers"] or alias in alias_of:
+                _at(problems, row, "aliases", f"alias '{alias}' is already a server id or alias",
+                    "each name must name one server")
+            else:
+                alias_of[alias] = row["id"]
+    ds.alias_of = alias_of
+    known["servers"] |= set(alias_of)
+    return known
+
+
+def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
+    for t in CATALOGS + CAMPAIGN_TABLES:
+        refs = [c for c in t.columns if c.refers]
+        for row in ds.rows[t.name]:
+            for c in refs:
+                value = row[c.name]
+                if value is not None and value not in known[c.refers]:
+                    _at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
+                        _did_you_mean(value, known[c.refers]) or f"add it to data/{c.refers}.csv first")
+            if "server" in row and row["server"] in ds.alias_of:
+                row["server"] = ds.alias_of[row["server"]]
+    for meta in ds.campaigns:
+        for key, table in (("source", "sources"), ("base_build", "builds"), ("base_config", "configs")):
+            if key in meta and meta[key] not in known[table]:
+                problems.error(meta["_file"], meta["_lines"].get(key, 1), 1,
+                               f"unknown {table[:-1]} '{meta[key]}'",
+                               _did_you_mean(meta[key], known[table]) or f"add it to data/{table}.csv")
+
+
+def check_duplicates(ds: Dataset, problems: Problems) -> None:
+    for t in CAMPAIGN_TABLES:
+        seen: dict[tuple, dict] = {}
+        for row in ds.rows[t.name]:
+            key = (row["campaign"], *(row[k] for k in t.key))
+            if key in seen:
+                other = seen[key]
+                _at(problems, row, t.key[0], f"duplicate row: same {', '.join(t.key)} as line {other['_line']}",
+                    "remove one, or number them with a repetition column" if t.name == "results"
+                    else "remove one of them")
+            else:
+                seen[key] = row
+        _cross_campaign_copies(t, ds, problems)
+
+
+def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
+    """A file whose rows mostly repeat another campaign's (same key, same numbers) was copied.
+
+    One shared row is normal (a source may print the same measurement in two tables)."""
+    values = [c.name for c in t.columns if c.kind in ("float", "ratio")]
+    first: dict[tuple, dict] = {}
+    repeats: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    counts: dict[str, int] = defaultdict(int)
+    for row in ds.rows[t.name]:
+        counts[row["_file"]] += 1
+        key = (*(row[k] for k in t.key), *(row[v] for v in values))
+        other = first.setdefault(key, row)
+        if other["campaign"] != row["campaign"]:
+            repeats[(row["_file"], other["_file"])].append(row)
+    for (path, other), rows in sorted(repeats.items()):
+        if len(rows) >= 2 and 2 * len(rows) >= counts[path]:
+            _at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
+                "remove the copied rows; a campaign holds only its own measurements", warning=True)
+
+
+def check_summaries(ds: Dataset, problems: Problems) -> None:
+    for row in ds.rows["summaries"]:
+        lo, hi = row["min"], row["max"]
+        for stat in ("avg", "median"):
+            if not lo <= row[stat] <= hi:
+                _at(problems, row, stat, f"{stat} {row[stat]:g} is outside min {lo:g} .. max {hi:g}",
+                    "check that the columns are not swapped")
+        if lo > hi:
+            _at(problems, row, "min", f"min {lo:g} is greater than max {hi:g}", "swap them")
+
+
+def check_bases(ds: Dataset, problems: Problems) -> None:
+    """A named base must have a measurement for every comparison that uses it."""
+    by_campaign = defaultdict(list)
+    for row in ds.rows["results"]:
+        by_campaign[row["campaign"]].append(row)
+    for meta in ds.campaigns:
+        rows = by_campaign.get(meta["id"], [])
+        if not rows:
+            continue
+        if ("base_build" in meta) != ("base_config" in meta):
+            problems.error(meta["_file"], 1, 1, "base_build and base_config go together",
+                           "name both, or neither to use the oldest build")
+            continue
+        if "base_build" not in meta:
+            continue
+        base = (meta["base_build"], meta["base_config"])
+        have = {(r["server"], r["threads"], r["microbenchmark"], r["range"])
+                for r in rows if (r["build"], r["config"]) == base}
+        reported = set()
+        for r in rows:
+            k = (r["server"], r["threads"], r["microbenchmark"], r["range"])
+            if k not in have and k not in reported:
+                reported.add(k)
+                _at(problems, r, "build",
+                    f"no base result ({base[0]}.{base[1]}) for {r['server']}, {r['threads']} threads, "
+                    f"{r['microbenchmark']}", "add the base row or change base_build/base_config")
+
+
+def check_versions(ds: Dataset, problems: Problems) -> None:
+    for row in ds.rows["builds"]:
+        row["version_key"] = list(parse_version(row["version"]))
+
+
+def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> None:
+    """Cross-file checks. When some rows failed to load, the checks that would report their
+    absence (bases) are skipped so that one defect gives one problem."""
+    known = check_catalog_keys(ds, problems)
+    check_references(ds, known, problems)
+    check_duplicates(ds, problems)
+    check_summaries(ds, problems)
+    if complete:
+        check_bases(ds, problems)
+    check_versions(ds, problems)

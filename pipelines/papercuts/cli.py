@@ -1,0 +1,102 @@
+"""`papercuts`: check data, build the site, serve it, vendor bundles, benchmark the stages."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .paths import Paths
+from .problems import UserError
+
+
+def _paths(args) -> Paths:
+    return Paths.make(data=getattr(args, "data", None), out=getattr(args, "out", None))
+
+
+def cmd_check(args) -> int:
+    from .build import validate
+
+    paths = _paths(args)
+    _, problems = validate(paths)
+    for p in problems.sorted():
+        print(p.github() if args.format == "github" else p.render())
+    n_err, n_warn = len(problems.errors), len(problems.items) - len(problems.errors)
+    print(f"{paths.rel(paths.data)}: {n_err} error(s), {n_warn} warning(s)", file=sys.stderr)
+    return 1 if n_err else 0
+
+
+def cmd_build(args) -> int:
+    from .build import Timings, build
+
+    paths = _paths(args)
+    timings = Timings()
+    problems = build(paths, timings)
+    for p in problems.sorted():
+        print(p.render(), file=sys.stderr)
+    print(f"built {timings.pages} pages into {paths.rel(paths.public)}", file=sys.stderr)
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .serve import serve
+
+    serve(_paths(args).public, args.host, args.port)
+    return 0
+
+
+def cmd_vendor(args) -> int:
+    from .vendor import vendor
+
+    vendor(Paths.make())
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import bench
+
+    bench(args.repeat)
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="papercuts", description=__doc__)
+    p.add_argument("--traceback", action="store_true", help="show Python tracebacks for errors")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("check", help="validate a data directory and print every problem")
+    c.add_argument("--data", help="data directory (default: data/)")
+    c.add_argument("--format", choices=("text", "github"), default="text",
+                   help="github prints GitHub Actions annotations")
+    c.set_defaults(func=cmd_check)
+    b = sub.add_parser("build", help="validate, load DuckDB, derive, render and run Hugo")
+    b.add_argument("--data", help="data directory (default: data/)")
+    b.add_argument("--out", help="publish directory (default: public/)")
+    b.set_defaults(func=cmd_build)
+    s = sub.add_parser("serve", help="serve the built site with the production headers")
+    s.add_argument("--out", help="publish directory (default: public/)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=1313)
+    s.set_defaults(func=cmd_serve)
+    v = sub.add_parser("vendor", help="fetch the pinned Vega bundles and check their SHA-256")
+    v.set_defaults(func=cmd_vendor)
+    m = sub.add_parser("bench", help="time each stage on the shipped data")
+    m.add_argument("--repeat", type=int, default=3)
+    m.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UserError as e:
+        if args.traceback:
+            raise
+        for p in e.problems:
+            print(p.render(), file=sys.stderr)
+        print(f"papercuts: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

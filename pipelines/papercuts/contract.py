@@ -1,0 +1,148 @@
+"""The data contract v1: which files exist, their columns and what each column holds.
+
+data/README.md documents the same contract for people; tests/test_docs.py keeps the two in step.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_+-]{0,79}"
+GROUPS = ("point", "range", "write", "other")
+GROUPS4 = ("point", "range-noagg", "range-agg", "write")
+STATUSES = ("open", "explained", "fixed")
+
+# Limits keep a hostile or mistaken file from exhausting the build.
+MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_LINE_CHARS = 4096
+MAX_ROWS = 200_000
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: str  # id | ids | text | name | int | float | ratio | date | url | enum | settings | version
+    required: bool = False
+    refers: str | None = None  # catalog the value must exist in
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None  # inclusive
+    positive: bool = False  # strictly > 0
+    maximum: float | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str  # DuckDB table name
+    file: str  # file name inside data/ or a campaign folder
+    columns: tuple[Column, ...]
+    key: tuple[str, ...]
+    per_campaign: bool = False
+    required_file: bool = False
+    doc: str = ""
+    checks: tuple[str, ...] = field(default_factory=tuple)
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+
+def _c(name, kind, required=False, **kw) -> Column:
+    return Column(name, kind, required, **kw)
+
+
+SOURCES = Table("sources", "sources.csv", (
+    _c("id", "id", True), _c("title", "text", True), _c("author", "text", True),
+    _c("date", "date"), _c("publication", "text"), _c("url", "url"), _c("notes", "text"),
+), key=("id",), required_file=True)
+
+SERVERS = Table("servers", "servers.csv", (
+    _c("id", "id", True), _c("aliases", "ids"), _c("cpu_model", "text"),
+    _c("sockets", "int", minimum=1, maximum=64), _c("cores", "int", minimum=1, maximum=100_000),
+    _c("smt", "enum", choices=("on", "off")), _c("ram_gb", "int", minimum=1, maximum=1_000_000),
+    _c("os", "text"), _c("storage", "text"), _c("notes", "text"),
+    _c("source", "id", True, refers="sources"),
+), key=("id",), required_file=True)
+
+BUILDS = Table("builds", "builds.csv", (
+    _c("id", "id", True),
+    _c("dbms", "enum", True, choices=("mysql", "fbmysql", "percona", "mariadb", "postgres")),
+    _c("engine", "id", True), _c("version", "version", True), _c("compiler", "text"),
+    _c("flags", "text"), _c("git_hash", "text"), _c("notes", "text"),
+    _c("source", "id", True, refers="sources"),
+), key=("id",), required_file=True)
+
+CONFIGS = Table("configs", "configs.csv", (
+    _c("id", "id", True), _c("settings", "settings"), _c("notes", "text"),
+    _c("source", "id", True, refers="sources"),
+), key=("id",), required_file=True)
+
+MICROBENCHMARKS = Table("microbenchmarks", "microbenchmarks.csv", (
+    _c("name", "name", True), _c("group", "enum", True, choices=GROUPS),
+    _c("group4", "enum", choices=GROUPS4), _c("unit", "text", True),
+    _c("description", "text", True), _c("source", "id", True, refers="sources"),
+), key=("name",), required_file=True)
+
+_RUN = (
+    _c("server", "id", True, refers="servers"), _c("build", "id", True, refers="builds"),
+    _c("config", "id", True, refers="configs"),
+)
+_MB = (
+    _c("microbenchmark", "name", True, refers="microbenchmarks"),
+    _c("range", "int", minimum=1, maximum=1_000_000_000),
+)
+_THREADS = _c("threads", "int", True, minimum=1, maximum=1_000_000)
+_BASE = (
+    _c("base_build", "id", True, refers="builds"), _c("base_config", "id", True, refers="configs"),
+)
+
+RESULTS = Table("results", "results.csv", (
+    *_RUN, *_MB, _THREADS, _c("repetition", "int", minimum=1, maximum=100_000),
+    _c("qps", "float", True, positive=True, maximum=1e10),
+    _c("tps", "float", positive=True, maximum=1e10),
+    _c("latency_avg_ms", "float", positive=True, maximum=1e9),
+    _c("latency_p95_ms", "float", positive=True, maximum=1e9),
+    _c("cpu_per_op", "float", minimum=0, maximum=1e9),
+    _c("cs_per_op", "float", minimum=0, maximum=1e9),
+    _c("rkb_per_op", "float", minimum=0, maximum=1e9),
+    _c("wkb_per_op", "float", minimum=0, maximum=1e9),
+), key=("server", "build", "config", "microbenchmark", "range", "threads", "repetition"),
+    per_campaign=True)
+
+RELATIVE = Table("relative", "relative.csv", (
+    _c("server", "id", True, refers="servers"), _THREADS, *_BASE,
+    _c("build", "id", True, refers="builds"), _c("config", "id", True, refers="configs"),
+    *_MB, _c("rqps", "ratio", True, positive=True, maximum=1000),
+), key=("server", "threads", "base_build", "base_config", "build", "config",
+        "microbenchmark", "range"), per_campaign=True)
+
+SUMMARIES = Table("summaries", "summaries.csv", (
+    _c("server", "id", True, refers="servers"), _THREADS, *_BASE,
+    _c("build", "id", True, refers="builds"), _c("config", "id", True, refers="configs"),
+    _c("group", "enum", True, choices=GROUPS[:3]),
+    *(_c(s, "ratio", True, positive=True, maximum=1000) for s in ("min", "max", "avg", "median")),
+), key=("server", "threads", "base_build", "base_config", "build", "config", "group"),
+    per_campaign=True)
+
+OBSERVATIONS = Table("observations", "observations.csv", (
+    _c("measure", "text", True), _c("subject", "text", True), _c("x_label", "text"),
+    _c("x", "float", minimum=-1e15, maximum=1e15), _c("value", "float", True, minimum=-1e15, maximum=1e15),
+    _c("unit", "text", True), _c("server", "id", refers="servers"), _c("note", "text"),
+), key=("measure", "subject", "x"), per_campaign=True)
+
+CATALOGS = (SOURCES, SERVERS, BUILDS, CONFIGS, MICROBENCHMARKS)
+CAMPAIGN_TABLES = (RESULTS, RELATIVE, SUMMARIES, OBSERVATIONS)
+ALL_TABLES = CATALOGS + CAMPAIGN_TABLES
+
+# campaign.toml: key -> (type, required)
+CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
+    "title": ("text", True),
+    "source": ("source", True),
+    "contributor": ("text", True),
+    "date": ("date", True),
+    "sysbench": ("text", True),
+    "tables": ("int", False),
+    "rows_per_table": ("int", False),
+    "duration_read_s": ("int", False),
+    "duration_write_s": ("int", False),
+    "base_build": ("build", False),
+    "base_config": ("config", False),
+    "notes": ("text", False),
+}

@@ -1,0 +1,164 @@
+"""Strict CSV reading: every problem with its line and column, nothing guessed.
+
+Text in, rows out: `parse_csv` takes the file's bytes so tests need no files.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from .contract import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_ROWS, Table
+from .problems import Problems
+
+
+@dataclass
+class Row:
+    line: int
+    values: dict[str, str]
+    columns: dict[str, int]  # 1-based character column where each field starts
+
+
+def split_line(line: str) -> tuple[list[str], list[int], str | None]:
+    """Split one CSV line (RFC 4180 quoting) into fields and their start columns."""
+    fields: list[str] = []
+    starts: list[int] = []
+    i, n = 0, len(line)
+    while True:
+        starts.append(i + 1)
+        if i < n and line[i] == '"':
+            j, buf = i + 1, []
+            while True:
+                if j >= n:
+                    return fields, starts, f"unterminated quoted field starting at column {i + 1}"
+                if line[j] == '"':
+                    if j + 1 < n and line[j + 1] == '"':
+                        buf.append('"')
+                        j += 2
+                        continue
+                    break
+                buf.append(line[j])
+                j += 1
+            fields.append("".join(buf))
+            i = j + 1
+            if i < n and line[i] != ",":
+                return fields, starts, f"unexpected text after a closing quote at column {i + 1}"
+        else:
+            j = line.find(",", i)
+            j = n if j < 0 else j
+            value = line[i:j]
+            if '"' in value:
+                return fields, starts, f'stray quote character at column {i + value.index(chr(34)) + 1}'
+            fields.append(value)
+            i = j
+        if i >= n:
+            return fields, starts, None
+        i += 1  # skip the comma
+
+
+def decode(data: bytes, path: str, problems: Problems) -> str | None:
+    if len(data) > MAX_FILE_BYTES:
+        problems.error(path, 1, 1, f"file is {len(data)} bytes, over the limit of {MAX_FILE_BYTES}",
+                       "split it into several campaigns")
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        problems.error(path, 1, 1, "file starts with a UTF-8 byte-order mark",
+                       "save it as UTF-8 without BOM")
+        return None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        problems.error(path, 1, 1, "file is UTF-16", "save it as UTF-8")
+        return None
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        problems.error(path, line, 1, "file contains NUL bytes (binary data?)",
+                       "data files must be UTF-8 text")
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        problems.error(path, line, col, f"invalid UTF-8 byte 0x{data[e.start]:02x}",
+                       "save the file as UTF-8")
+        return None
+
+
+def _suggest(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[Row] | None:
+    """Return the rows, or None when the file is unusable (problems say why)."""
+    text = decode(data, path, problems)
+    if text is None:
+        return None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    if not lines or not lines[0].strip():
+        problems.error(path, 1, 1, "file is empty", f"start with the header line of {table.file}")
+        return None
+    bad_line = next((i for i, ln in enumerate(lines) if len(ln) > MAX_LINE_CHARS), None)
+    if bad_line is not None:
+        problems.error(path, bad_line + 1, MAX_LINE_CHARS + 1,
+                       f"line is longer than {MAX_LINE_CHARS} characters",
+                       "shorten the free-text fields")
+        return None
+    if len(lines) - 1 > MAX_ROWS:
+        problems.error(path, MAX_ROWS + 2, 1, f"more than {MAX_ROWS} rows",
+                       "split the results into several campaigns")
+        return None
+
+    header, starts, err = split_line(lines[0])
+    if err:
+        problems.error(path, 1, 1, f"header: {err}", "fix the quoting")
+        return None
+    known = {c.name for c in table.columns}
+    if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
+        sep = "semicolons" if ";" in header[0] else "tabs"
+        problems.error(path, 1, 1, f"header is separated by {sep}", "use commas as the delimiter")
+        return None
+    ok = True
+    seen: set[str] = set()
+    for name, col in zip(header, starts):
+        if name != name.strip():
+            problems.error(path, 1, col, f"column name '{name}' has spaces around it",
+                           "remove the spaces")
+            ok = False
+        elif name in seen:
+            problems.error(path, 1, col, f"column '{name}' appears twice", "remove one of them")
+            ok = False
+        elif name not in known:
+            hint = _suggest(name, known) or f"known columns: {', '.join(sorted(known))}"
+            problems.error(path, 1, col, f"unknown column '{name}'", hint)
+            ok = False
+        seen.add(name)
+    for c in table.columns:
+        if c.required and c.name not in seen:
+            problems.error(path, 1, 1, f"required column '{c.name}' is missing",
+                           f"add a '{c.name}' column (see data/README.md)")
+            ok = False
+    if not ok:
+        return None
+
+    rows: list[Row] = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            problems.error(path, number, 1, "blank line", "remove it")
+            continue
+        values, cols, err = split_line(line)
+        if err:
+            problems.error(path, number, 1, err, "quote fields with double quotes and double any quote inside")
+            continue
+        if len(values) != len(header):
+            # Point at the first extra field, or at the end of a short line.
+            col = cols[len(header)] if len(values) > len(header) else len(line) + 1
+            problems.error(path, number, col,
+                           f"{len(values)} fields where the header has {len(header)}",
+                           "quote fields that contain commas; one value per column")
+            continue
+        rows.append(Row(number, dict(zip(header, values)), dict(zip(header, cols))))
+    if not rows and len(lines) == 1:
+        problems.error(path, 1, 1, "file has a header but no rows", "add rows or remove the file")
+    return rows

@@ -1,0 +1,14 @@
+"""Stage 3: derived tables (rQPS, summaries), one SQL model per file."""
+from __future__ import annotations
+
+import duckdb
+
+from .db import sql_files
+
+
+def derive(con: duckdb.DuckDBPyConnection) -> list[str]:
+    done = []
+    for path in sql_files("models"):
+        con.execute(path.read_text())
+        done.append(path.stem)
+    return done

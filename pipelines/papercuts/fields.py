@@ -1,0 +1,104 @@
+"""Typed conversion of one CSV field, with the message a contributor needs when it fails."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from .contract import ID_PATTERN, Column
+from .versions import parse_version
+
+_ID = re.compile(ID_PATTERN)
+_INT = re.compile(r"[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_SETTING = re.compile(r"[A-Za-z0-9_.-]+=[^;=]*")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class FieldError(ValueError):
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+def _number(text: str, col: Column) -> float:
+    if not _FLOAT.fullmatch(text):
+        if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", text):
+            raise FieldError(f"'{text}' uses a decimal comma", "write numbers with a decimal dot")
+        if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise FieldError(f"'{text}' is not a finite number", "leave the field empty if unknown")
+        raise FieldError(f"'{text}' is not a number", f"write {col.name} as a plain number like 1234.5")
+    value = float(text)
+    if col.positive and value <= 0:
+        raise FieldError(f"{col.name} must be greater than 0, got {text}",
+                         "leave it empty or drop the row if the run failed")
+    if col.minimum is not None and value < col.minimum:
+        raise FieldError(f"{col.name} must be at least {col.minimum:g}, got {text}")
+    if col.maximum is not None and value > col.maximum:
+        raise FieldError(f"{col.name} is {text}, over the plausible maximum {col.maximum:g}",
+                         "check the unit and the decimal point")
+    return value
+
+
+def convert(text: str, col: Column):
+    """Return the typed value of one field, or None when it is empty and optional."""
+    if text == "":
+        if col.required:
+            raise FieldError(f"{col.name} is empty", f"every row needs a {col.name}")
+        return None
+    if _CONTROL.search(text):
+        raise FieldError(f"{col.name} contains a control character", "remove it")
+    if text != text.strip():
+        raise FieldError(f"{col.name} has spaces around '{text.strip()}'", "remove the spaces")
+    kind = col.kind
+    if kind == "id":
+        if not _ID.fullmatch(text):
+            raise FieldError(f"'{text}' is not a valid id",
+                             "use letters, digits, '_', '+' and '-' only, at most 80 characters")
+        return text
+    if kind == "ids":
+        parts = text.split(";")
+        for p in parts:
+            if not _ID.fullmatch(p):
+                raise FieldError(f"'{p}' in {col.name} is not a valid id", "separate ids with ';'")
+        return parts
+    if kind in ("text", "name"):
+        if kind == "name" and len(text) > 200:
+            raise FieldError(f"{col.name} is longer than 200 characters")
+        return text
+    if kind == "int":
+        if not _INT.fullmatch(text):
+            raise FieldError(f"'{text}' is not a whole number", f"write {col.name} as digits only")
+        return int(_number(text, col))
+    if kind in ("float", "ratio"):
+        return _number(text, col)
+    if kind == "enum":
+        if text not in col.choices:
+            raise FieldError(f"'{text}' is not a valid {col.name}", f"use one of: {', '.join(col.choices)}")
+        return text
+    if kind == "date":
+        try:
+            return dt.date.fromisoformat(text) if len(text) == 10 else _bad_date(text)
+        except ValueError:
+            _bad_date(text)
+    if kind == "url":
+        if not re.fullmatch(r"https?://[^\s\"'<>]+", text):
+            raise FieldError(f"'{text}' is not an http(s) URL", "links must start with https://")
+        return text
+    if kind == "settings":
+        for part in text.split(";"):
+            if not _SETTING.fullmatch(part):
+                raise FieldError(f"'{part}' is not a name=value setting",
+                                 "write settings as name=value;name=value")
+        return text
+    if kind == "version":
+        try:
+            parse_version(text)
+        except ValueError:
+            raise FieldError(f"'{text}' is not a version",
+                             "write a dotted release such as 8.0.28 or 18beta1") from None
+        return text
+    raise AssertionError(f"unknown column kind {kind}")
+
+
+def _bad_date(text: str):
+    raise FieldError(f"'{text}' is not a date", "write dates as YYYY-MM-DD")

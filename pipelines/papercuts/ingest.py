@@ -1,0 +1,43 @@
+"""Stage 2: load the checked dataset into a fresh DuckDB file (explicit schemas, constraints)."""
+from __future__ import annotations
+
+import duckdb
+
+from .contract import ALL_TABLES
+from .db import sql_files, table_name
+from .load import Dataset
+
+CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
+                    "rows_per_table", "duration_read_s", "duration_write_s", "base_build",
+                    "base_config", "notes", "file")
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
+    if not rows:
+        return
+    # Column-wise lists through unnest: one statement per table instead of one per row.
+    quoted = ", ".join(f'"{c}"' for c in columns)
+    selects = ", ".join(f"unnest(${i + 1})" for i in range(len(columns)))
+    con.execute(f"INSERT INTO {table} ({quoted}) SELECT {selects}",
+                [[r.get(c) for r in rows] for c in columns])
+
+
+def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
+    for path in sql_files("schema"):
+        con.execute(path.read_text())
+    order = [table_name(p) for p in sql_files("schema")]
+    for name in order:
+        if name == "campaigns":
+            rows = [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_file"]} for m in ds.campaigns]
+            _insert(con, "campaigns", list(CAMPAIGN_COLUMNS), rows)
+            continue
+        table = next(t for t in ALL_TABLES if t.name == name)
+        columns = [c.name for c in table.columns]
+        if name == "builds":
+            columns.append("version_key")
+        if name == "observations":
+            columns.append("value_text")
+        if table.per_campaign:
+            columns = ["campaign", *columns, "file", "line"]
+        rows = [{**r, "file": r["_file"], "line": r["_line"]} for r in ds.rows[name]]
+        _insert(con, name, columns, rows)

@@ -1,0 +1,165 @@
+"""Stage 1a: read every file in data/ into typed rows, collecting problems (no database yet)."""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, Table
+from .csvfile import parse_csv
+from .fields import FieldError, convert
+from .paths import Paths
+from .problems import Problems
+
+CAMPAIGN_DIR = re.compile(r"(\d{4}-\d{2}-\d{2})-[a-z0-9][a-z0-9_+-]{0,79}")
+
+
+@dataclass
+class Dataset:
+    """Typed rows per table; each row keeps its file and line for later messages."""
+
+    rows: dict[str, list[dict]] = field(default_factory=lambda: {t.name: [] for t in ALL_TABLES})
+    campaigns: list[dict] = field(default_factory=list)
+    alias_of: dict[str, str] = field(default_factory=dict)
+
+
+def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict) -> list[dict]:
+    rows = parse_csv(data, rel, table, problems)
+    out: list[dict] = []
+    for row in rows or []:
+        typed = {c.name: None for c in table.columns}
+        ok = True
+        for name, text in row.values.items():
+            try:
+                typed[name] = convert(text, table.column(name))
+            except FieldError as e:
+                problems.error(rel, row.line, row.columns[name], str(e), e.hint)
+                ok = False
+        if ok:
+            if table.name == "observations":
+                typed["value_text"] = row.values["value"]  # keep the printed precision
+            typed.update(extra, _file=rel, _line=row.line, _cols=row.columns)
+            out.append(typed)
+    return out
+
+
+def _key_line(text: str, key: str) -> int:
+    for i, line in enumerate(text.splitlines(), start=1):
+        if re.match(rf"\s*{re.escape(key)}\s*=", line):
+            return i
+    return 1
+
+
+def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None:
+    try:
+        text = data.decode("utf-8")
+        doc = tomllib.loads(text)
+    except UnicodeDecodeError:
+        problems.error(rel, 1, 1, "campaign.toml is not UTF-8", "save it as UTF-8")
+        return None
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+        problems.error(rel, line, col, f"invalid TOML: {str(e).split(' (at')[0]}",
+                       "see the example in data/README.md")
+        return None
+    out = {"_file": rel, "_lines": {}}
+    for key, value in doc.items():
+        line = _key_line(text, key)
+        out["_lines"][key] = line
+        if key not in CAMPAIGN_KEYS:
+            problems.error(rel, line, 1, f"unknown key '{key}'",
+                           f"known keys: {', '.join(CAMPAIGN_KEYS)}")
+            continue
+        kind, _ = CAMPAIGN_KEYS[key]
+        if kind == "int":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                problems.error(rel, line, 1, f"{key} must be a whole number ≥ 1")
+                continue
+        elif kind == "date":
+            value = str(value)
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                problems.error(rel, line, 1, f"{key} must be a date like 2024-10-23")
+                continue
+        elif not isinstance(value, str) or not value.strip():
+            problems.error(rel, line, 1, f"{key} must be a non-empty string")
+            continue
+        out[key] = value
+    for key, (_, required) in CAMPAIGN_KEYS.items():
+        if required and key not in doc:
+            problems.error(rel, 1, 1, f"required key '{key}' is missing", "see data/README.md")
+    return out
+
+
+def load_dataset(paths: Paths, problems: Problems) -> Dataset:
+    ds = Dataset()
+    root = paths.data
+    if not root.is_dir():
+        problems.error(str(paths.rel(root)), 1, 1, "data directory does not exist",
+                       "pass --data DIR pointing at a Papercuts data folder")
+        return ds
+    catalog_files = {t.file: t for t in CATALOGS}
+    for entry in sorted(root.iterdir()):
+        rel = paths.rel(entry)
+        if entry.is_symlink():
+            problems.error(rel, 1, 1, "symbolic links are not allowed in data/", "commit a regular file")
+        elif entry.name in catalog_files:
+            table = catalog_files[entry.name]
+            ds.rows[table.name] = load_table(entry.read_bytes(), rel, table, problems, {})
+        elif entry.name == "campaigns" and entry.is_dir():
+            for cdir in sorted(entry.iterdir()):
+                _load_campaign(cdir, paths, ds, problems)
+        elif entry.name not in ("README.md",) and not entry.name.startswith("."):
+            problems.error(rel, 1, 1, "unexpected file or folder in data/",
+                           "results go under data/campaigns/<YYYY-MM-DD-name>/")
+    for t in CATALOGS:
+        if not (root / t.file).exists():
+            problems.error(paths.rel(root / t.file), 1, 1, f"{t.file} is missing",
+                           "every data folder needs the five catalog files")
+    return ds
+
+
+def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) -> None:
+    rel = paths.rel(cdir)
+    if cdir.is_symlink() or not cdir.is_dir():
+        problems.error(rel, 1, 1, "expected a campaign folder (not a file or link)",
+                       "put campaign files in data/campaigns/<YYYY-MM-DD-name>/")
+        return
+    m = CAMPAIGN_DIR.fullmatch(cdir.name)
+    if not m:
+        problems.error(rel, 1, 1, f"campaign folder name '{cdir.name}' is not YYYY-MM-DD-name",
+                       "use lower-case letters, digits, '_', '-' after the date")
+        return
+    toml_path = cdir / "campaign.toml"
+    if not toml_path.is_file() or toml_path.is_symlink():
+        problems.error(paths.rel(toml_path), 1, 1, "campaign.toml is missing",
+                       "add the campaign's provenance (see data/README.md)")
+        return
+    meta = load_campaign_toml(toml_path.read_bytes(), paths.rel(toml_path), problems)
+    if meta is None:
+        return
+    meta["id"] = cdir.name
+    if meta.get("date") and meta["date"] != m.group(1):
+        problems.error(meta["_file"], meta["_lines"].get("date", 1), 1,
+                       f"date {meta['date']} disagrees with the folder name's {m.group(1)}",
+                       "rename the folder or fix the date")
+    tables = {t.file: t for t in CAMPAIGN_TABLES}
+    found = 0
+    for f in sorted(cdir.iterdir()):
+        frel = paths.rel(f)
+        if f.name == "campaign.toml":
+            continue
+        if f.is_symlink() or not f.is_file():
+            problems.error(frel, 1, 1, "not a regular file", "commit a regular file, not a link or folder")
+        elif f.name in tables:
+            found += 1
+            ds.rows[tables[f.name].name] += load_table(
+                f.read_bytes(), frel, tables[f.name], problems, {"campaign": cdir.name})
+        else:
+            problems.error(frel, 1, 1, "unexpected file in a campaign folder",
+                           f"campaign files are: {', '.join(sorted(tables))}")
+    if not found:
+        problems.error(meta["_file"], 1, 1, "campaign has no data file",
+                       "add results.csv, relative.csv, summaries.csv or observations.csv")
+    ds.campaigns.append(meta)

@@ -1,0 +1,75 @@
+"""One object that derives every path, and every URL, the pipeline uses."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Paths:
+    data: Path
+    public: Path
+    build: Path
+    project: Path = PROJECT
+
+    @classmethod
+    def make(cls, data: str | Path | None = None, out: str | Path | None = None,
+             build: str | Path | None = None) -> "Paths":
+        return cls(
+            data=Path(data or PROJECT / "data").resolve(),
+            public=Path(out or PROJECT / "public").resolve(),
+            build=Path(build or PROJECT / "build").resolve(),
+        )
+
+    # inputs
+    @property
+    def content(self) -> Path:
+        return self.project / "content"
+
+    @property
+    def site(self) -> Path:
+        return self.project / "site"
+
+    @property
+    def vendor(self) -> Path:
+        return self.site / "static" / "vendor"
+
+    @property
+    def vegalite_schema(self) -> Path:
+        return self.site / "vendor" / "vega-lite-schema.json"
+
+    @property
+    def sql(self) -> Path:
+        return Path(__file__).parent / "sql"
+
+    # outputs
+    @property
+    def db(self) -> Path:
+        return self.build / "papercuts.duckdb"
+
+    @property
+    def generated(self) -> Path:
+        return self.build / "content"
+
+    @property
+    def staging(self) -> Path:
+        return self.build / "public.staging"
+
+    def rel(self, path: Path) -> str:
+        """A path as a contributor would type it: relative to the working directory if inside it."""
+        path = Path(path)
+        try:
+            return str(Path(os.path.abspath(path)).relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return os.path.normpath(str(path))
+
+
+def server_url(server_id: str) -> str:
+    return f"/servers/{server_id}/"
+
+
+def investigation_url(slug: str) -> str:
+    return f"/investigations/{slug}/"

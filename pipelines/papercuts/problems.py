@@ -1,0 +1,53 @@
+"""Problems in user input, and the one error type that carries them to the CLI."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    path: str
+    line: int
+    column: int
+    severity: str  # "error" or "warning"
+    message: str
+    hint: str = ""
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}:{self.column}"
+        text = f"{where}: {self.severity}: {self.message}"
+        return f"{text} ({self.hint})" if self.hint else text
+
+    def github(self) -> str:
+        level = "error" if self.severity == "error" else "warning"
+        msg = self.message + (f" ({self.hint})" if self.hint else "")
+        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return f"::{level} file={self.path},line={self.line},col={self.column}::{msg}"
+
+
+class Problems:
+    """Collects every problem found, so a contributor sees them all at once."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def error(self, path: str, line: int, column: int, message: str, hint: str = "") -> None:
+        self.items.append(Problem(path, line, column, "error", message, hint))
+
+    def warning(self, path: str, line: int, column: int, message: str, hint: str = "") -> None:
+        self.items.append(Problem(path, line, column, "warning", message, hint))
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "error"]
+
+    def sorted(self) -> list[Problem]:
+        return sorted(set(self.items))
+
+
+class UserError(Exception):
+    """Something the user can fix: bad data, a bad option. Caught once, in the CLI."""
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []

@@ -1,0 +1,1 @@
+"""Stage 4: page bundles (front matter, Vega-Lite specs, tables, CSVs) for Hugo."""

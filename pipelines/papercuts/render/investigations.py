@@ -1,0 +1,78 @@
+"""Investigation pages: a hand-written narrative plus the charts its front matter defines."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import duckdb
+
+from ..contract import STATUSES
+from ..db import fetch_dicts, query
+from ..paths import Paths, server_url
+from ..problems import UserError
+from .bundle import write_bundle
+from .charts import make_chart
+from .frontmatter import split
+
+SHORTCODE = re.compile(r"\{\{<\s*chart\s+id=\"([^\"]+)\"\s*/>\}\}")
+REQUIRED = ("title", "date", "status", "verdict", "source")
+
+
+def _source(con, source_id: str, where: str) -> dict:
+    rows = fetch_dicts(con, "SELECT id, title, author, date::VARCHAR AS date, publication, url "
+                            "FROM sources WHERE id = $id", {"id": source_id})
+    if not rows:
+        raise UserError(f"{where}: unknown source '{source_id}' (add it to data/sources.csv)")
+    return {k: (v or "") for k, v in rows[0].items()}
+
+
+def _servers(con, ids: list, where: str) -> list[dict]:
+    out = []
+    for sid in ids:
+        rows = fetch_dicts(con, "SELECT id, cpu_model FROM servers WHERE id = $id", {"id": str(sid)})
+        if not rows:
+            raise UserError(f"{where}: unknown server '{sid}' (see data/servers.csv)")
+        out.append({"id": rows[0]["id"], "url": server_url(rows[0]["id"]), "cpu_model": rows[0]["cpu_model"] or ""})
+    return out
+
+
+def datafiles(con, campaigns: list[str]) -> list[dict]:
+    out = []
+    for cid in campaigns:
+        meta = fetch_dicts(con, "SELECT title, contributor, date::VARCHAR AS date, sysbench "
+                                "FROM campaigns WHERE id = $id", {"id": cid})[0]
+        for f in fetch_dicts(con, query("campaign_files"), {"campaign": cid}):
+            out.append({"path": f["file"], "campaign": cid, "rows": f["rows"], **meta})
+    return out
+
+
+def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Path, paths: Paths) -> str:
+    where = paths.rel(src)
+    meta, body = split(src.read_text(), where)
+    for key in REQUIRED:
+        if not meta.get(key):
+            raise UserError(f"{where}:1:1: front matter needs '{key}'")
+    if meta["status"] not in STATUSES:
+        raise UserError(f"{where}: status '{meta['status']}' must be one of {', '.join(STATUSES)}")
+    defs = meta.get("charts") or []
+    ids = [d.get("id") for d in defs]
+    used = SHORTCODE.findall(body)
+    for cid in sorted(set(ids) - set(used)):
+        raise UserError(f"{where}: chart '{cid}' is defined but not placed; add {{{{< chart id=\"{cid}\" />}}}}")
+    for cid in used:
+        if cid not in ids:
+            raise UserError(f"{where}: the body places chart '{cid}' that the front matter does not define")
+    if len(set(ids)) != len(ids):
+        raise UserError(f"{where}: two charts share an id")
+    charts = [make_chart(con, d, where) for d in defs]
+    campaigns = list(dict.fromkeys(d["campaign"] for d in defs))
+    page_meta = {
+        "title": meta["title"], "date": meta["date"], "status": meta["status"],
+        "verdict": meta["verdict"], "tldr": meta.get("tldr") or [], "bugs": meta.get("bugs") or [],
+        "source": _source(con, meta["source"], where),
+        "servers": _servers(con, meta.get("servers") or [], where),
+        "datafiles": datafiles(con, campaigns),
+        "charts": [c.front_matter() for c in charts],
+    }
+    write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts)
+    return src.stem

@@ -1,0 +1,76 @@
+"""Server pages: hardware, campaigns, and an rQPS heatmap per comparison run on the server."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import duckdb
+
+from ..db import fetch_dicts, query
+from ..paths import investigation_url
+from .bundle import write_bundle
+from .charts import make_chart
+from .jinja import render_template
+
+HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
+
+
+def _slug(*parts) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
+
+
+def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
+    """(section heading, chart definitions) for everything known about one server."""
+    sections = []
+    for c in fetch_dicts(con, query("server_comparisons"), {"server": server}):
+        base = f"{c['base_build']}.{c['base_config']}"
+        threads = f"{c['threads']} thread{'s' if c['threads'] != 1 else ''}"
+        sections.append((f"rQPS at {threads}, relative to {base} ({c['campaign']})", [{
+            "id": _slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
+            "title": f"rQPS, {threads}: {c['campaign_title']}",
+            "caption": f"Each cell is QPS of the column's variant divided by QPS of {base}; "
+                       "red is below 1.0 (a regression), blue above.",
+            "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base}]))
+    measured = fetch_dicts(con, "SELECT DISTINCT campaign FROM results WHERE server = $s ORDER BY campaign",
+                           {"s": server})
+    for m in measured:
+        rows = fetch_dicts(con, query("throughput"), {"campaign": m["campaign"], "server": server})
+        variants = list(dict.fromkeys(r["variant"] for r in rows))
+        if len({r["threads"] for r in rows}) > 1:
+            sections.append((f"Throughput vs threads: {m['campaign']}", [{
+                "id": _slug("threads", m["campaign"]), "kind": "throughput-lines",
+                "title": f"Throughput vs threads ({m['campaign']})", "caption": "",
+                "campaign": m["campaign"], "server": server, "variants": variants}]))
+    summaries = fetch_dicts(con, "SELECT DISTINCT s.campaign, c.title FROM summaries s JOIN campaigns c "
+                                 "ON c.id = s.campaign WHERE s.server = $s ORDER BY s.campaign", {"s": server})
+    for s in summaries:
+        sections.append((f"Published summaries: {s['title']}", [{
+            "id": _slug("summary", s["campaign"]), "kind": "published-summary",
+            "title": f"Published rQPS summaries ({s['campaign']})", "caption": "As printed by the source.",
+            "campaign": s["campaign"], "server": server}]))
+    return sections
+
+
+def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: list[dict],
+                  out_root: Path) -> None:
+    sid = server["id"]
+    sections = _server_charts(con, sid)
+    charts = []
+    for _, defs in sections:
+        charts += [make_chart(con, d, f"server page {sid}") for d in defs]
+    source = fetch_dicts(con, "SELECT id, title, author, date::VARCHAR AS date, publication, url "
+                              "FROM sources WHERE id = $id", {"id": server["source"]})[0]
+    meta = {
+        "title": sid,
+        "server": {"id": sid, "aliases": server["aliases"] or [],
+                   **{k: ("" if server[k] is None else server[k]) for k in HARDWARE}},
+        "source": {k: (v or "") for k, v in source.items()},
+        "campaigns": [{"id": c["id"], "title": c["title"], "date": str(c["date"])}
+                      for c in fetch_dicts(con, query("server_campaigns"), {"server": sid})],
+        "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
+                           for i in investigations if sid in i["servers"]],
+        "charts": [c.front_matter() for c in charts],
+    }
+    body = render_template("server.md.j2", sections=[
+        {"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections])
+    write_bundle(out_root / "servers" / sid, meta, body, charts)

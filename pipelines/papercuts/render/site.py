@@ -1,0 +1,58 @@
+"""Render the whole content tree for Hugo into build/content, swapped in when complete."""
+from __future__ import annotations
+
+import shutil
+
+import duckdb
+
+from ..build_tools import replace_path
+from ..db import fetch_dicts
+from ..paths import Paths
+from ..problems import UserError
+from .frontmatter import page, split
+from .investigations import render_investigation
+from .servers import render_server
+
+
+def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
+    out = paths.generated.with_name(paths.generated.name + ".tmp")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    pages = 0
+
+    home = paths.content / "_index.md"
+    if not home.is_file():
+        raise UserError(f"{paths.rel(home)} is missing: the home page's text")
+    meta, body = split(home.read_text(), paths.rel(home))
+    (out / "_index.md").write_text(page(meta, body))
+    pages += 1
+
+    investigations = []
+    sources = sorted((paths.content / "investigations").glob("*.md"))
+    for src in sources:
+        slug = render_investigation(con, src, out, paths)
+        meta, _ = split(src.read_text(), paths.rel(src))
+        investigations.append({"slug": slug, "title": meta["title"],
+                               "servers": [str(s) for s in meta.get("servers") or []]})
+        pages += 1
+
+    servers = fetch_dicts(con, "SELECT * FROM servers ORDER BY id")
+    for server in servers:
+        render_server(con, server, investigations, out)
+        pages += 1
+
+    for section, title in (("investigations", "Investigations"), ("servers", "Servers")):
+        (out / section).mkdir(exist_ok=True)
+        (out / section / "_index.md").write_text(page({"title": title}, ""))
+        pages += 1
+
+    contract = paths.project / "data" / "README.md"
+    text = contract.read_text()
+    body = text.split("\n", 1)[1] if text.startswith("# ") else text
+    (out / "contract").mkdir()
+    (out / "contract" / "index.md").write_text(page({"title": "The data contract"}, body))
+    pages += 1
+
+    replace_path(out, paths.generated)
+    return pages

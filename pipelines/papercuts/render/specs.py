@@ -1,0 +1,190 @@
+"""Vega-Lite spec builders: rows in, a spec dict out. No I/O.
+
+Every spec names its inline data "table" so charts.js and the browser tests can count the rows
+the chart was drawn from; those rows are exactly the chart's CSV.
+"""
+from __future__ import annotations
+
+SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+GROUP_ORDER = ["point", "range", "write", "other"]
+FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+CONFIG = {
+    "font": FONT,
+    "axis": {"labelLimit": 260, "titleFontWeight": 600},
+    "legend": {"labelLimit": 420, "orient": "bottom", "columns": 1},
+    "view": {"stroke": None},
+}
+# A legend click shows one series; shift-click adds more; double-click clears.
+LEGEND_PICK = {"name": "pick", "select": {"type": "point", "fields": ["variant"]}, "bind": "legend"}
+
+
+def _base(title: str, rows: list[dict], description: str) -> dict:
+    return {
+        "$schema": SCHEMA,
+        "title": {"text": title, "anchor": "start"},
+        "description": description,
+        "data": {"name": "table", "values": rows},
+        "config": CONFIG,
+    }
+
+
+def _picked(field: str = "variant") -> dict:
+    return {"condition": {"param": "pick", "value": 1}, "value": 0.15}
+
+
+def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
+    """Horizontal rQPS bars per microbenchmark, one row of panels per group, a rule at 1.0."""
+    tooltip = [
+        {"field": "microbenchmark", "title": "microbenchmark"},
+        {"field": "variant", "title": "variant"},
+        {"field": "rqps", "title": "rQPS", "format": ".2f"},
+        {"field": "qps", "title": "QPS", "format": ",.2f"},
+        {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
+        {"field": "origin", "title": "origin"},
+    ]
+    spec = _base(title, rows, "Relative QPS per microbenchmark; below 1.0 is a regression.")
+    spec["facet"] = {"row": {"field": "group", "type": "nominal", "sort": GROUP_ORDER,
+                             "title": None, "header": {"labelAngle": 0, "labelAlign": "left",
+                                                       "labelFontWeight": 600}}}
+    spec["resolve"] = {"scale": {"y": "independent"}}
+    spec["spec"] = {
+        "width": 560,
+        "height": {"step": 7},
+        "layer": [
+            {
+                "params": [LEGEND_PICK],
+                "mark": {"type": "bar"},
+                "encoding": {
+                    "y": {"field": "microbenchmark", "type": "nominal", "title": None,
+                          "sort": {"field": "order"}},
+                    "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
+                    "x": {"field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)"},
+                    "color": {"field": "variant", "type": "nominal", "sort": variants,
+                              "title": "variant", "scale": {"scheme": "tableau10"}},
+                    "opacity": _picked(),
+                    "tooltip": tooltip,
+                },
+            },
+            {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]},
+             "encoding": {"x": {"datum": 1}}},
+        ],
+    }
+    return spec
+
+
+def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
+    """Microbenchmark × variant, diverging colour centred on 1.0, values printed in the cells."""
+    spec = _base(title, rows, "rQPS heatmap; red below 1.0, blue above.")
+    spec["width"] = {"step": 64}
+    spec["height"] = {"step": 18}
+    enc_x = {"field": "variant", "type": "nominal", "sort": variants, "title": None,
+             "axis": {"labelAngle": -40, "orient": "top"}}
+    enc_y = {"field": "microbenchmark", "type": "nominal", "sort": {"field": "order"}, "title": None}
+    spec["layer"] = [
+        {"mark": {"type": "rect"},
+         "encoding": {"x": enc_x, "y": enc_y,
+                      "color": {"field": "rqps", "type": "quantitative", "title": "rQPS",
+                                "scale": {"scheme": "redblue", "domainMid": 1}},
+                      "tooltip": [{"field": "microbenchmark"}, {"field": "group"},
+                                  {"field": "variant"},
+                                  {"field": "rqps", "title": "rQPS", "format": ".2f"},
+                                  {"field": "qps", "title": "QPS", "format": ",.2f"},
+                                  {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
+                                  {"field": "origin"}]}},
+        {"mark": {"type": "text", "fontSize": 10},
+         "encoding": {"x": enc_x, "y": enc_y,
+                      "text": {"field": "rqps", "type": "quantitative", "format": ".2f"}}},
+    ]
+    return spec
+
+
+def summary_ranges(title: str, rows: list[dict], series: list[str]) -> dict:
+    """Per group: a min–max rule, the median as a tick and the average as a dot, per series."""
+    spec = _base(title, rows, "Summary of rQPS per group: range min to max, median tick, average dot.")
+    y = {"field": "group", "type": "nominal", "sort": GROUP_ORDER, "title": None}
+    spec["facet"] = {"row": {"field": "series", "type": "nominal", "sort": series, "title": None,
+                             "header": {"labelAngle": 0, "labelAlign": "left", "labelLimit": 480,
+                                        "labelFontWeight": 600}}}
+    tooltip = [{"field": "series"}, {"field": "group"}] + [
+        {"field": f, "format": ".2f"} for f in ("min", "max", "avg", "median")]
+    spec["spec"] = {
+        "width": 520, "height": {"step": 18},
+        "layer": [
+            {"mark": {"type": "rule", "strokeWidth": 2},
+             "encoding": {"y": y, "x": {"field": "min", "type": "quantitative", "title": "rQPS"},
+                          "x2": {"field": "max"}, "tooltip": tooltip}},
+            {"mark": {"type": "tick", "thickness": 3, "color": "#b2182b"},
+             "encoding": {"y": y, "x": {"field": "median", "type": "quantitative"}, "tooltip": tooltip}},
+            {"mark": {"type": "point", "filled": True, "color": "#2166ac"},
+             "encoding": {"y": y, "x": {"field": "avg", "type": "quantitative"}, "tooltip": tooltip}},
+            {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]},
+             "encoding": {"x": {"datum": 1}}},
+        ],
+    }
+    return spec
+
+
+def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: str) -> dict:
+    """Throughput against client threads on a log2 axis, a line per variant."""
+    spec = _base(title, rows, "Throughput against the number of client threads.")
+    spec["width"] = 560
+    spec["height"] = 300
+    spec["params"] = [LEGEND_PICK]
+    spec["mark"] = {"type": "line", "point": True}
+    spec["encoding"] = {
+        "x": {"field": "threads", "type": "quantitative", "title": "client threads (log scale)",
+              "scale": {"type": "log", "base": 2}, "axis": {"values": sorted({r["threads"] for r in rows})}},
+        "y": {"field": "qps", "type": "quantitative", "title": f"throughput ({unit})"},
+        "color": {"field": "variant", "type": "nominal", "sort": variants, "title": "variant"},
+        "opacity": _picked(),
+        "tooltip": [{"field": "variant"}, {"field": "threads"},
+                    {"field": "qps", "title": "throughput", "format": ",.2f"}],
+    }
+    return spec
+
+
+def throughput_by_setting(title: str, rows: list[dict], setting: str, unit: str) -> dict:
+    """Throughput for each value of one setting at a fixed thread count."""
+    spec = _base(title, rows, f"Throughput for each value of {setting}.")
+    spec["width"] = {"step": 48}
+    spec["height"] = 260
+    order = [r["setting_value"] for r in sorted(rows, key=lambda r: r["setting_order"])]
+    spec["mark"] = {"type": "bar"}
+    spec["encoding"] = {
+        "x": {"field": "setting_value", "type": "ordinal", "sort": order, "title": setting,
+              "axis": {"labelAngle": 0}},
+        "y": {"field": "qps", "type": "quantitative", "title": f"throughput ({unit})"},
+        "tooltip": [{"field": "config"}, {"field": "setting_value", "title": setting},
+                    {"field": "threads"}, {"field": "qps", "title": "throughput", "format": ",.2f"}],
+    }
+    return spec
+
+
+def observations(title: str, rows: list[dict], subjects: list[str], x_label: str | None,
+                 unit: str, log_y: bool) -> dict:
+    """Published measurements: value against x per subject, or one bar per subject without x."""
+    spec = _base(title, rows, "Published measurements as printed by the source.")
+    y_scale = {"type": "log"} if log_y else {"zero": False}
+    tooltip = [{"field": "subject"}, {"field": "x", "title": x_label or "x"},
+               {"field": "value_text", "title": f"value ({unit})"}]
+    if all(r["x"] is None for r in rows):
+        spec["width"] = 480
+        spec["height"] = {"step": 22}
+        spec["mark"] = {"type": "bar"}
+        spec["encoding"] = {"y": {"field": "subject", "type": "nominal", "sort": subjects, "title": None},
+                            "x": {"field": "value", "type": "quantitative", "title": unit},
+                            "tooltip": tooltip}
+        return spec
+    spec["width"] = 560
+    spec["height"] = 300
+    spec["params"] = [{"name": "pick", "select": {"type": "point", "fields": ["subject"]},
+                       "bind": "legend"}]
+    spec["mark"] = {"type": "line", "point": True}
+    spec["encoding"] = {
+        "x": {"field": "x", "type": "quantitative", "title": x_label or "x"},
+        "y": {"field": "value", "type": "quantitative", "title": unit, "scale": y_scale},
+        "color": {"field": "subject", "type": "nominal", "sort": subjects, "title": None},
+        "opacity": _picked(),
+        "tooltip": tooltip,
+    }
+    return spec

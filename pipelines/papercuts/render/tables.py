@@ -1,0 +1,77 @@
+"""Text tables and CSV files for charts: the same rows a chart draws, for readers and downloads."""
+from __future__ import annotations
+
+import csv
+import io
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def ratio_class(value: float | None) -> str:
+    if value is None:
+        return ""
+    shown = round(value, 2)
+    return "lt1" if shown < 1 else "gt1" if shown > 1 else "eq1"
+
+
+def cell(text: str, cls: str = "") -> dict:
+    return {"text": text, "class": cls}
+
+
+def fmt(value, decimals: int = 2) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.{decimals}f}"
+    return str(value)
+
+
+def table(columns: list[tuple[str, bool]], rows: list[list[dict]]) -> dict:
+    return {"columns": [{"label": label, "numeric": numeric} for label, numeric in columns],
+            "rows": rows}
+
+
+def pivot_ratios(rows: list[dict], variants: list[str], row_key: str = "microbenchmark") -> dict:
+    """Microbenchmarks down, variants across, rQPS in the cells (as the seeds print them)."""
+    order: list[tuple] = []
+    cells: dict[tuple, dict] = {}
+    for r in sorted(rows, key=lambda r: r["order"]):
+        key = (r["group"], r[row_key])
+        if key not in cells:
+            order.append(key)
+            cells[key] = {}
+        cells[key][r["variant"]] = r["rqps"]
+    out = []
+    for key in order:
+        out.append([cell(key[0]), cell(key[1])] + [
+            cell(fmt(cells[key].get(v)), ratio_class(cells[key].get(v))) for v in variants])
+    return table([("group", False), ("microbenchmark", False)] + [(v, True) for v in variants], out)
+
+
+def safe_csv_value(value) -> str:
+    """Spreadsheet formula injection: text starting with = + - @ is prefixed with a quote."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    text = str(value)
+    if text.startswith(FORMULA_START) and not _is_number(text):
+        return "'" + text
+    return text
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def to_csv(rows: list[dict], columns: list[str]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([safe_csv_value(r.get(c)) for c in columns])
+    return buf.getvalue()

@@ -1,0 +1,23 @@
+-- rQPS = QPS(variant) / QPS(base), per server, threads and microbenchmark.
+-- Measured ratios are computed here; published ratios are taken as printed.
+CREATE TABLE rqps AS
+WITH measured AS (
+    SELECT q.campaign, q.server, q.threads, b.base_build, b.base_config, q.build, q.config,
+           q.microbenchmark, q."range", q.qps / base.qps AS rqps, q.qps, base.qps AS base_qps,
+           'measured' AS origin
+    FROM measured_qps q
+    JOIN campaign_bases b USING (campaign, server)
+    JOIN measured_qps base
+      ON base.campaign = q.campaign AND base.server = q.server AND base.threads = q.threads
+     AND base.microbenchmark = q.microbenchmark AND base."range" IS NOT DISTINCT FROM q."range"
+     AND base.build = b.base_build AND base.config = b.base_config
+    WHERE (q.build, q.config) <> (b.base_build, b.base_config)
+), published AS (
+    SELECT campaign, server, threads, base_build, base_config, build, config,
+           microbenchmark, "range", rqps, NULL::DOUBLE AS qps, NULL::DOUBLE AS base_qps,
+           'published' AS origin
+    FROM relative
+)
+SELECT u.*, m."group", m.group4
+FROM (SELECT * FROM measured UNION ALL SELECT * FROM published) u
+JOIN microbenchmarks m ON m.name = u.microbenchmark;

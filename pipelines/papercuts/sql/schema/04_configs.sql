@@ -1,0 +1,6 @@
+CREATE TABLE configs (
+    id VARCHAR PRIMARY KEY,
+    settings VARCHAR,
+    notes VARCHAR,
+    source VARCHAR NOT NULL REFERENCES sources (id)
+);

@@ -1,0 +1,16 @@
+CREATE TABLE campaigns (
+    id VARCHAR PRIMARY KEY,
+    title VARCHAR NOT NULL,
+    source VARCHAR NOT NULL REFERENCES sources (id),
+    contributor VARCHAR NOT NULL,
+    date DATE NOT NULL,
+    sysbench VARCHAR NOT NULL,
+    tables INTEGER,
+    rows_per_table BIGINT,
+    duration_read_s INTEGER,
+    duration_write_s INTEGER,
+    base_build VARCHAR REFERENCES builds (id),
+    base_config VARCHAR REFERENCES configs (id),
+    notes VARCHAR,
+    file VARCHAR NOT NULL
+);

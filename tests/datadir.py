@@ -1,0 +1,48 @@
+"""A small, valid data folder written from strings, for tests that change one thing in it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+FILES = {
+    "sources.csv": "id,title,author,date\nsrc,A test source,Tester,2026-01-02\n",
+    "servers.csv": "id,aliases,cpu_model,cores,source\nbox,c8r32,Test CPU,8,src\n",
+    "builds.csv": (
+        "id,dbms,engine,version,source\n"
+        "my8028,mysql,innodb,8.0.28,src\n"
+        "my8040,mysql,innodb,8.0.40,src\n"
+        "my8009,mysql,innodb,8.0.9,src\n"
+    ),
+    "configs.csv": "id,settings,source\ncfg,,src\ncfg_spin5,innodb_spin_wait_delay=5,src\n",
+    "microbenchmarks.csv": (
+        "name,group,unit,description,source\n"
+        "point-query,point,queries/s,one point query,src\n"
+        "scan,range,krows/s,full scan,src\n"
+        "update-index,write,queries/s,update an indexed column,src\n"
+    ),
+    "campaigns/2026-01-02-test/campaign.toml": (
+        'title = "test campaign"\nsource = "src"\ncontributor = "tests"\n'
+        'date = 2026-01-02\nsysbench = "1.1.0"\n'
+    ),
+    "campaigns/2026-01-02-test/results.csv": (
+        "server,build,config,microbenchmark,range,threads,qps\n"
+        "box,my8028,cfg,point-query,100,1,1000\n"
+        "box,my8040,cfg,point-query,100,1,900\n"
+        "box,my8028,cfg,update-index,100,1,400\n"
+        "box,my8040,cfg,update-index,100,1,100\n"
+        "box,my8040,cfg_spin5,update-index,100,1,300\n"
+    ),
+}
+
+
+def write_data(root: Path, changes: dict[str, str | bytes | None] | None = None) -> Path:
+    files = {**FILES, **(changes or {})}
+    for name, content in files.items():
+        if content is None:
+            continue
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+    return root

@@ -1,0 +1,104 @@
+"""The data contract: each defect gives one precise problem at file:line:column, with a hint."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from datadir import FILES, write_data
+from papercuts.build import validate
+from papercuts.paths import Paths
+
+RESULTS = "campaigns/2026-01-02-test/results.csv"
+HEADER = "server,build,config,microbenchmark,range,threads,qps\n"
+
+
+def problems_for(tmp_path, changes):
+    data = write_data(tmp_path / "data", changes)
+    os.chdir(tmp_path)
+    _, problems = validate(Paths.make(data=data))
+    return [p.render() for p in problems.sorted()]
+
+
+def test_the_valid_folder_has_no_problems(tmp_path):
+    assert problems_for(tmp_path, {}) == []
+
+
+@pytest.mark.parametrize("name, changes, expected", [
+    ("unknown server", {RESULTS: HEADER + "bx,my8028,cfg,point-query,100,1,1000\n"},
+     f"data/{RESULTS}:2:1: error: unknown server 'bx' (did you mean 'box'?)"),
+    ("unknown build", {RESULTS: HEADER + "box,my8082,cfg,point-query,100,1,1000\n"},
+     f"data/{RESULTS}:2:5: error: unknown build 'my8082' (did you mean 'my8028'?)"),
+    ("unknown microbenchmark", {RESULTS: HEADER + "box,my8028,cfg,point-querry,100,1,1000\n"},
+     f"data/{RESULTS}:2:16: error: unknown microbenchmark 'point-querry' (did you mean 'point-query'?)"),
+    ("non-numeric qps", {RESULTS: HEADER + "box,my8028,cfg,point-query,100,1,fast\n"},
+     f"data/{RESULTS}:2:34: error: 'fast' is not a number (write qps as a plain number like 1234.5)"),
+    ("zero qps", {RESULTS: HEADER + "box,my8028,cfg,point-query,100,1,0\n"},
+     f"data/{RESULTS}:2:34: error: qps must be greater than 0, got 0 "
+     "(leave it empty or drop the row if the run failed)"),
+    ("negative qps", {RESULTS: HEADER + "box,my8028,cfg,point-query,100,1,-5\n"},
+     f"data/{RESULTS}:2:34: error: qps must be greater than 0, got -5 "
+     "(leave it empty or drop the row if the run failed)"),
+    ("nan qps", {RESULTS: HEADER + "box,my8028,cfg,point-query,100,1,NaN\n"},
+     f"data/{RESULTS}:2:34: error: 'NaN' is not a finite number (leave the field empty if unknown)"),
+    ("decimal comma", {RESULTS: HEADER + 'box,my8028,cfg,point-query,100,1,"1000,5"\n'},
+     f"data/{RESULTS}:2:34: error: '1000,5' uses a decimal comma (write numbers with a decimal dot)"),
+    ("duplicate row", {RESULTS: HEADER + "box,my8028,cfg,scan,,1,10\nbox,my8028,cfg,scan,,1,11\n"},
+     f"data/{RESULTS}:3:1: error: duplicate row: same server, build, config, microbenchmark, range, "
+     "threads, repetition as line 2 (remove one, or number them with a repetition column)"),
+    ("missing column", {RESULTS: "server,build,config,microbenchmark,threads\nbox,my8028,cfg,scan,1\n"},
+     f"data/{RESULTS}:1:1: error: required column 'qps' is missing "
+     "(add a 'qps' column (see data/README.md))"),
+    ("unknown column", {RESULTS: HEADER.strip() + ",qsp\nbox,my8028,cfg,scan,,1,10,1\n"},
+     f"data/{RESULTS}:1:54: error: unknown column 'qsp' (did you mean 'qps'?)"),
+    ("semicolons", {RESULTS: HEADER.replace(",", ";") + "box;my8028;cfg;scan;;1;10\n"},
+     f"data/{RESULTS}:1:1: error: header is separated by semicolons (use commas as the delimiter)"),
+    ("byte-order mark", {RESULTS: b"\xef\xbb\xbf" + HEADER.encode()},
+     f"data/{RESULTS}:1:1: error: file starts with a UTF-8 byte-order mark (save it as UTF-8 without BOM)"),
+    ("extra field", {RESULTS: HEADER + "box,my8028,cfg,scan,,1,10,oops\n"},
+     f"data/{RESULTS}:2:27: error: 8 fields where the header has 7 "
+     "(quote fields that contain commas; one value per column)"),
+    ("header only", {RESULTS: HEADER},
+     f"data/{RESULTS}:1:1: error: file has a header but no rows (add rows or remove the file)"),
+    ("bad version", {"builds.csv": FILES["builds.csv"] + "myx,mysql,innodb,eight,src\n"},
+     "data/builds.csv:5:18: error: 'eight' is not a version "
+     "(write a dotted release such as 8.0.28 or 18beta1)"),
+    ("date disagrees with folder", {"campaigns/2026-01-02-test/campaign.toml":
+                                    FILES["campaigns/2026-01-02-test/campaign.toml"].replace("2026-01-02", "2026-01-03")},
+     "data/campaigns/2026-01-02-test/campaign.toml:4:1: error: date 2026-01-03 disagrees with "
+     "the folder name's 2026-01-02 (rename the folder or fix the date)"),
+])
+def test_one_defect_one_problem(tmp_path, name, changes, expected):
+    assert problems_for(tmp_path, changes) == [expected]
+
+
+def test_a_named_base_must_be_measured(tmp_path):
+    toml = FILES["campaigns/2026-01-02-test/campaign.toml"] + 'base_build = "my8009"\nbase_config = "cfg"\n'
+    got = problems_for(tmp_path, {"campaigns/2026-01-02-test/campaign.toml": toml})
+    assert got[0] == (f"data/{RESULTS}:2:5: error: no base result (my8009.cfg) for box, 1 threads, "
+                      "point-query (add the base row or change base_build/base_config)")
+    assert len(got) == 2  # one per comparison (point-query, update-index), not one per row
+
+
+def test_every_problem_is_reported_not_only_the_first(tmp_path):
+    rows = HEADER + "bx,my8028,cfg,scan,,1,10\nbox,my8028,cfg,scan,,zero,10\nbox,my8028,cfg,scan,,1,-1\n"
+    got = problems_for(tmp_path, {RESULTS: rows})
+    assert [g.split(":")[1] for g in got] == ["2", "3", "4"]
+
+
+def test_server_aliases_resolve_to_the_server(tmp_path):
+    rows = HEADER + "c8r32,my8028,cfg,scan,,1,10\n"
+    data = write_data(tmp_path / "data", {RESULTS: rows})
+    ds, problems = validate(Paths.make(data=data))
+    assert problems.items == []
+    assert ds.rows["results"][0]["server"] == "box"
+
+
+def test_symlinks_are_refused(tmp_path):
+    data = write_data(tmp_path / "data")
+    (data / "campaigns/2026-01-02-test/relative.csv").symlink_to("/etc/passwd")
+    os.chdir(tmp_path)
+    _, problems = validate(Paths.make(data=data))
+    assert [p.render() for p in problems.sorted()] == [
+        "data/campaigns/2026-01-02-test/relative.csv:1:1: error: not a regular file "
+        "(commit a regular file, not a link or folder)"]

@@ -1,0 +1,95 @@
+"""The SQL models on given rows → expected rows, in an in-memory DuckDB."""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from datadir import FILES, write_data
+from papercuts.build import validate
+from papercuts.db import fetch_dicts
+from papercuts.derive import derive
+from papercuts.ingest import ingest
+from papercuts.paths import PROJECT, Paths
+
+
+def database(data) -> duckdb.DuckDBPyConnection:
+    ds, problems = validate(Paths.make(data=data))
+    assert problems.errors == []
+    con = duckdb.connect()
+    ingest(ds, con)
+    derive(con)
+    return con
+
+
+def test_rqps_is_qps_over_the_oldest_build(tmp_path):
+    con = database(write_data(tmp_path / "data"))
+    rows = fetch_dicts(con, "SELECT build, config, microbenchmark, base_build, base_config, rqps, qps, "
+                            "base_qps, origin FROM rqps ORDER BY microbenchmark, build, config")
+    assert rows == [
+        {"build": "my8040", "config": "cfg", "microbenchmark": "point-query", "base_build": "my8028",
+         "base_config": "cfg", "rqps": 0.9, "qps": 900.0, "base_qps": 1000.0, "origin": "measured"},
+        {"build": "my8040", "config": "cfg", "microbenchmark": "update-index", "base_build": "my8028",
+         "base_config": "cfg", "rqps": 0.25, "qps": 100.0, "base_qps": 400.0, "origin": "measured"},
+        {"build": "my8040", "config": "cfg_spin5", "microbenchmark": "update-index", "base_build": "my8028",
+         "base_config": "cfg", "rqps": 0.75, "qps": 300.0, "base_qps": 400.0, "origin": "measured"},
+    ]
+
+
+def test_the_base_is_the_oldest_version_not_the_first_string(tmp_path):
+    # 8.0.9 is older than 8.0.28 although "my8009" > "my8028" would not say so and
+    # "8.0.9" > "8.0.28" as strings.
+    results = FILES["campaigns/2026-01-02-test/results.csv"] + "box,my8009,cfg,point-query,100,1,2000\n"
+    con = database(write_data(tmp_path / "data", {"campaigns/2026-01-02-test/results.csv": results}))
+    bases = fetch_dicts(con, "SELECT base_build, base_config FROM campaign_bases")
+    assert bases == [{"base_build": "my8009", "base_config": "cfg"}]
+    rows = fetch_dicts(con, "SELECT build, rqps FROM rqps ORDER BY build")
+    assert rows == [{"build": "my8028", "rqps": 0.5}, {"build": "my8040", "rqps": 0.45}]
+
+
+def test_repetitions_are_averaged(tmp_path):
+    results = ("server,build,config,microbenchmark,threads,repetition,qps\n"
+               "box,my8028,cfg,scan,1,1,100\nbox,my8028,cfg,scan,1,2,300\n"
+               "box,my8040,cfg,scan,1,1,100\n")
+    con = database(write_data(tmp_path / "data", {"campaigns/2026-01-02-test/results.csv": results}))
+    assert fetch_dicts(con, "SELECT qps, repetitions FROM measured_qps WHERE build = 'my8028'") == [
+        {"qps": 200.0, "repetitions": 2}]
+    assert fetch_dicts(con, "SELECT rqps FROM rqps") == [{"rqps": 0.5}]
+
+
+def test_summary_per_group(tmp_path):
+    con = database(write_data(tmp_path / "data"))
+    rows = fetch_dicts(con, 'SELECT build, config, "group", min, max, avg, median, n FROM rqps_summary '
+                            'ORDER BY build, config, "group"')
+    assert rows == [
+        {"build": "my8040", "config": "cfg", "group": "point", "min": 0.9, "max": 0.9, "avg": 0.9,
+         "median": 0.9, "n": 1},
+        {"build": "my8040", "config": "cfg", "group": "write", "min": 0.25, "max": 0.25, "avg": 0.25,
+         "median": 0.25, "n": 1},
+        {"build": "my8040", "config": "cfg_spin5", "group": "write", "min": 0.75, "max": 0.75,
+         "avg": 0.75, "median": 0.75, "n": 1},
+    ]
+
+
+def test_seed_000_summary_matches_a_hand_check():
+    """Seed 000's dell32 table, column 1 (my8040_rel_o2nofp), summarised by hand:
+    point   0.96 1.06 1.06 1.06 1.04                     → min 0.96 max 1.06 avg 1.036 median 1.06
+    range   0.98 0.95 0.87                               → min 0.87 max 0.98 avg 0.9333 median 0.95
+    write   0.94 0.94 0.95 0.56 1.03 0.95 0.94 0.95 0.93 → min 0.56 max 1.03 avg 0.91 median 0.94
+    """
+    con = database(PROJECT / "data")
+    rows = fetch_dicts(con, 'SELECT "group", min, max, avg, median, n FROM rqps_summary '
+                            "WHERE campaign = '2024-10-23-busy-wait-dell32' AND build = 'my8040_rel_o2nofp' "
+                            "AND config = 'z11a_c32r128' ORDER BY \"group\"")
+    expected = [("point", 0.96, 1.06, 1.036, 1.06, 5), ("range", 0.87, 0.98, 0.9333, 0.95, 3),
+                ("write", 0.56, 1.03, 0.91, 0.94, 9)]
+    assert [(r["group"], r["n"]) for r in rows] == [(e[0], e[5]) for e in expected]
+    for r, (_, lo, hi, avg, med, _) in zip(rows, expected):
+        assert (r["min"], r["max"], r["median"]) == (lo, hi, med)
+        assert r["avg"] == pytest.approx(avg, abs=1e-4)
+
+
+def test_published_rqps_are_kept_as_printed():
+    con = database(PROJECT / "data")
+    row = fetch_dicts(con, "SELECT rqps, qps, origin FROM rqps WHERE microbenchmark = 'update-index' "
+                           "AND build = 'my8040_rel_o2nofp' AND config = 'z11a_c32r128'")
+    assert row == [{"rqps": 0.56, "qps": None, "origin": "published"}]
