@@ -1,8 +1,6 @@
 """The data contract: each defect gives one precise problem at file:line:column, with a hint."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from datadir import FILES, write_data
@@ -13,9 +11,14 @@ RESULTS = "campaigns/2026-01-02-test/results.csv"
 HEADER = "server,build,config,microbenchmark,range,threads,qps\n"
 
 
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    """Problems name files relative to the working directory, as a contributor types them."""
+    monkeypatch.chdir(tmp_path)
+
+
 def problems_for(tmp_path, changes):
     data = write_data(tmp_path / "data", changes)
-    os.chdir(tmp_path)
     _, problems = validate(Paths.make(data=data))
     return [p.render() for p in problems.sorted()]
 
@@ -97,7 +100,6 @@ def test_server_aliases_resolve_to_the_server(tmp_path):
 def test_symlinks_are_refused(tmp_path):
     data = write_data(tmp_path / "data")
     (data / "campaigns/2026-01-02-test/relative.csv").symlink_to("/etc/passwd")
-    os.chdir(tmp_path)
     _, problems = validate(Paths.make(data=data))
     assert [p.render() for p in problems.sorted()] == [
         "data/campaigns/2026-01-02-test/relative.csv:1:1: error: not a regular file "

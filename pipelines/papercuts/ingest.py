@@ -28,7 +28,7 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
     order = [table_name(p) for p in sql_files("schema")]
     for name in order:
         if name == "campaigns":
-            rows = [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_file"]} for m in ds.campaigns]
+            rows = [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_published"]} for m in ds.campaigns]
             _insert(con, "campaigns", list(CAMPAIGN_COLUMNS), rows)
             continue
         table = next(t for t in ALL_TABLES if t.name == name)
@@ -39,5 +39,5 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
             columns.append("value_text")
         if table.per_campaign:
             columns = ["campaign", *columns, "file", "line"]
-        rows = [{**r, "file": r["_file"], "line": r["_line"]} for r in ds.rows[name]]
+        rows = [{**r, "file": r["_published"], "line": r["_line"]} for r in ds.rows[name]]
         _insert(con, name, columns, rows)

@@ -24,7 +24,8 @@ class Dataset:
     alias_of: dict[str, str] = field(default_factory=dict)
 
 
-def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict) -> list[dict]:
+def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict,
+               published: str = "") -> list[dict]:
     rows = parse_csv(data, rel, table, problems)
     out: list[dict] = []
     for row in rows or []:
@@ -39,7 +40,8 @@ def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: d
         if ok:
             if table.name == "observations":
                 typed["value_text"] = row.values["value"]  # keep the printed precision
-            typed.update(extra, _file=rel, _line=row.line, _cols=row.columns)
+            typed.update(extra, _file=rel, _published=published or rel, _line=row.line,
+                         _cols=row.columns)
             out.append(typed)
     return out
 
@@ -106,7 +108,8 @@ def load_dataset(paths: Paths, problems: Problems) -> Dataset:
             problems.error(rel, 1, 1, "symbolic links are not allowed in data/", "commit a regular file")
         elif entry.name in catalog_files:
             table = catalog_files[entry.name]
-            ds.rows[table.name] = load_table(entry.read_bytes(), rel, table, problems, {})
+            ds.rows[table.name] = load_table(entry.read_bytes(), rel, table, problems, {},
+                                             paths.published(entry))
         elif entry.name == "campaigns" and entry.is_dir():
             for cdir in sorted(entry.iterdir()):
                 _load_campaign(cdir, paths, ds, problems)
@@ -140,6 +143,7 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
     if meta is None:
         return
     meta["id"] = cdir.name
+    meta["_published"] = paths.published(toml_path)
     if meta.get("date") and meta["date"] != m.group(1):
         problems.error(meta["_file"], meta["_lines"].get("date", 1), 1,
                        f"date {meta['date']} disagrees with the folder name's {m.group(1)}",
@@ -155,7 +159,8 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         elif f.name in tables:
             found += 1
             ds.rows[tables[f.name].name] += load_table(
-                f.read_bytes(), frel, tables[f.name], problems, {"campaign": cdir.name})
+                f.read_bytes(), frel, tables[f.name], problems, {"campaign": cdir.name},
+                paths.published(f))
         else:
             problems.error(frel, 1, 1, "unexpected file in a campaign folder",
                            f"campaign files are: {', '.join(sorted(tables))}")

@@ -58,6 +58,10 @@ class Paths:
     def staging(self) -> Path:
         return self.build / "public.staging"
 
+    def published(self, path: Path) -> str:
+        """A data file's name on the site: 'data/…' whatever the working directory."""
+        return f"{self.data.name}/{Path(path).relative_to(self.data).as_posix()}"
+
     def rel(self, path: Path) -> str:
         """A path as a contributor would type it: relative to the working directory if inside it."""
         path = Path(path)

@@ -25,10 +25,14 @@ def headers_for(url_path: str, rules) -> dict[str, str]:
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     rules: list = []
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".csv": "text/csv; charset=utf-8", ".json": "application/json",
+                      ".js": "text/javascript", ".svg": "image/svg+xml"}
 
     def end_headers(self) -> None:
         for name, value in headers_for(self.path.split("?", 1)[0], self.rules).items():
-            self.send_header(name, value)
+            if name.lower() != "content-type":  # already sent, from extensions_map
+                self.send_header(name, value)
         super().end_headers()
 
     def log_message(self, format, *args) -> None:  # keep test output quiet

@@ -5,6 +5,7 @@ spec builder in specs.py.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import duckdb
@@ -57,7 +58,8 @@ def _split_variant(text: str, where: str) -> tuple[str, str]:
 
 def _comparison(d: dict, where: str) -> dict:
     base_build, base_config = _split_variant(d["base"], where)
-    return {"campaign": d["campaign"], "server": d["server"], "threads": int(d["threads"]),
+    threads = None if d["threads"] == "all" else int(d["threads"])
+    return {"campaign": d["campaign"], "server": d["server"], "threads": threads,
             "base_build": base_build, "base_config": base_config}
 
 
@@ -68,28 +70,36 @@ def _rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
     if missing:
         raise UserError(f"{where}: no rQPS rows for {', '.join(missing)} in campaign "
                         f"{d['campaign']} (check the campaign, server, threads and base)")
+    every_threads = d["threads"] == "all"
     out = []
     for r in rows:
         if r["variant"] in variants:
+            name = label(r["microbenchmark"], r["range"])
             out.append({
-                "microbenchmark": label(r["microbenchmark"], r["range"]), "group": r["group"],
-                "variant": r["variant"], "rqps": r["rqps"], "qps": r["qps"], "base_qps": r["base_qps"],
-                "origin": r["origin"],
-                "order": GROUP_ORDER.index(r["group"]) * 100000 + 0,
+                # With every thread count in one chart, each row is a microbenchmark at N threads.
+                "microbenchmark": f"{name} @ {r['threads']} threads" if every_threads else name,
+                "group": r["group"], "variant": r["variant"], "rqps": r["rqps"], "qps": r["qps"],
+                "base_qps": r["base_qps"], "origin": r["origin"],
+                "sort": (GROUP_ORDER.index(r["group"]), name, r["threads"]),
             })
-    # Order within a group alphabetically by label, as the seeds' tables do.
-    labels = sorted({(GROUP_ORDER.index(r["group"]), r["microbenchmark"]) for r in out})
-    rank = {lab: i for i, lab in enumerate(labels)}
+    # Order within a group alphabetically by label (as the seeds' tables do), then by threads.
+    rank = {key: i for i, key in enumerate(sorted({r["sort"] for r in out}))}
     for r in out:
-        r["order"] = rank[(GROUP_ORDER.index(r["group"]), r["microbenchmark"])]
+        r["order"] = rank[r.pop("sort")]
     out.sort(key=lambda r: (r["order"], variants.index(r["variant"])))
     return out, list(variants)
 
 
+def natural(text: str) -> list:
+    """'itc8' before 'itc16': digit runs compare as numbers."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text) if p]
+
+
 def _ordered_variants(rows: list[dict]) -> list[str]:
+    """Variants by version (never by string), then build and config in natural order."""
     seen: dict[str, tuple] = {}
     for r in rows:
-        seen.setdefault(r["variant"], (r["version_key"], r["build"], r["config"]))
+        seen.setdefault(r["variant"], (r["version_key"], natural(r["build"]), natural(r["config"])))
     return sorted(seen, key=lambda v: seen[v])
 
 

@@ -19,12 +19,28 @@ def _slug(*parts) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
 
 
+def _comparisons(con, server: str) -> list[dict]:
+    """One heatmap per campaign, base and thread count; a campaign that measured a single
+    microbenchmark at many thread counts gets one heatmap with a row per thread count."""
+    out, merged = [], set()
+    for c in fetch_dicts(con, query("server_comparisons"), {"server": server}):
+        key = (c["campaign"], c["base_build"], c["base_config"])
+        if c["microbenchmarks"] == 1 and c["thread_counts"] > 1:
+            if key not in merged:
+                merged.add(key)
+                out.append({**c, "threads": "all"})
+        else:
+            out.append(c)
+    return out
+
+
 def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
     """(section heading, chart definitions) for everything known about one server."""
     sections = []
-    for c in fetch_dicts(con, query("server_comparisons"), {"server": server}):
+    for c in _comparisons(con, server):
         base = f"{c['base_build']}.{c['base_config']}"
-        threads = f"{c['threads']} thread{'s' if c['threads'] != 1 else ''}"
+        threads = ("every thread count" if c["threads"] == "all"
+                   else f"{c['threads']} thread{'s' if c['threads'] != 1 else ''}")
         sections.append((f"rQPS at {threads}, relative to {base} ({c['campaign']})", [{
             "id": _slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
             "title": f"rQPS, {threads}: {c['campaign_title']}",

@@ -58,7 +58,10 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
                     "y": {"field": "microbenchmark", "type": "nominal", "title": None,
                           "sort": {"field": "order"}},
                     "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
-                    "x": {"field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)"},
+                    # Bars grow from the 1.0 line: left is a regression, right an improvement.
+                    "x": {"field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)",
+                          "scale": {"zero": False, "nice": True}},
+                    "x2": {"datum": 1},
                     "color": {"field": "variant", "type": "nominal", "sort": variants,
                               "title": "variant", "scale": {"scheme": "tableau10"}},
                     "opacity": _picked(),
@@ -72,6 +75,13 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
     return spec
 
 
+def ratio_domain(values: list[float]) -> list[float]:
+    """A log domain with 1.0 in the middle, so 0.5 and 2.0 are equally strong colours."""
+    lo, hi = min(values + [1.0]), max(values + [1.0])
+    span = max(hi, 1 / lo, 1.05)
+    return [round(1 / span, 6), round(span, 6)]
+
+
 def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
     """Microbenchmark × variant, diverging colour centred on 1.0, values printed in the cells."""
     spec = _base(title, rows, "rQPS heatmap; red below 1.0, blue above.")
@@ -80,19 +90,19 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
     enc_x = {"field": "variant", "type": "nominal", "sort": variants, "title": None,
              "axis": {"labelAngle": -40, "orient": "top"}}
     enc_y = {"field": "microbenchmark", "type": "nominal", "sort": {"field": "order"}, "title": None}
+    tooltip = [{"field": "microbenchmark"}, {"field": "group"}, {"field": "variant"},
+               {"field": "rqps", "title": "rQPS", "format": ".2f"},
+               {"field": "qps", "title": "QPS", "format": ",.2f"},
+               {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
+               {"field": "origin"}]
+    color = {"field": "rqps", "type": "quantitative", "title": "rQPS",
+             "scale": {"type": "log", "scheme": "redblue", "domainMid": 1,
+                       "domain": ratio_domain([r["rqps"] for r in rows])}}
+    # The printed value sits on top of the cell, so it carries the same tooltip.
     spec["layer"] = [
-        {"mark": {"type": "rect"},
-         "encoding": {"x": enc_x, "y": enc_y,
-                      "color": {"field": "rqps", "type": "quantitative", "title": "rQPS",
-                                "scale": {"scheme": "redblue", "domainMid": 1}},
-                      "tooltip": [{"field": "microbenchmark"}, {"field": "group"},
-                                  {"field": "variant"},
-                                  {"field": "rqps", "title": "rQPS", "format": ".2f"},
-                                  {"field": "qps", "title": "QPS", "format": ",.2f"},
-                                  {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
-                                  {"field": "origin"}]}},
+        {"mark": {"type": "rect"}, "encoding": {"x": enc_x, "y": enc_y, "color": color, "tooltip": tooltip}},
         {"mark": {"type": "text", "fontSize": 10},
-         "encoding": {"x": enc_x, "y": enc_y,
+         "encoding": {"x": enc_x, "y": enc_y, "tooltip": tooltip,
                       "text": {"field": "rqps", "type": "quantitative", "format": ".2f"}}},
     ]
     return spec

@@ -1,0 +1,111 @@
+"""Every chart on every page, rendered in Chromium under the production CSP."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PAGES_WITH_CHARTS = [
+    "/investigations/innodb-busy-wait-8030/", "/investigations/innodb-myrocks-over-time/",
+    "/investigations/kernel-mutex-thread-concurrency/", "/investigations/ut-delay-compiler-barrier/",
+    "/servers/dell32/", "/servers/percona-2014/",
+]
+
+
+def all_pages(site) -> list[str]:
+    return sorted("/" + p.parent.relative_to(site.public).as_posix().strip(".") + ("/" if p.parent != site.public else "")
+                  for p in site.public.rglob("index.html"))
+
+
+def open_page(page, url):
+    """Load a page, wait until every chart is rendered or failed, return console problems."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+            if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+    response = page.goto(url)
+    assert "unsafe-eval" not in response.headers["content-security-policy"]
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.vega-chart')]"
+        ".every(el => el.dataset.rendered === 'true' || el.dataset.error)", timeout=20000)
+    page.wait_for_load_state("networkidle")  # the favicon and late requests are checked too
+    return problems
+
+
+def csv_rows(server, page, chart) -> list[dict]:
+    href = chart.locator("xpath=ancestor::figure").locator("p.downloads a[download]").first.get_attribute("href")
+    text = page.request.get(server + href).text()
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_the_pages_with_charts_are_all_listed(site):
+    with_charts = {u for u in all_pages(site)
+                   if 'class="vega-chart"' in (site.public / u.strip("/") / "index.html").read_text()}
+    assert with_charts == set(PAGES_WITH_CHARTS)
+
+
+@pytest.mark.parametrize("url", PAGES_WITH_CHARTS)
+def test_every_chart_renders_its_csv_rows_without_errors(page, server, url):
+    problems = open_page(page, server + url)
+    charts = page.locator(".vega-chart").all()
+    assert charts
+    for chart in charts:
+        cid = chart.get_attribute("data-chart-id")
+        assert chart.get_attribute("data-error") is None, cid
+        rows = csv_rows(server, page, chart)
+        assert int(chart.get_attribute("data-rows")) == len(rows) > 0, cid
+        assert chart.locator("svg").count() == 1, cid
+    assert problems == []
+
+
+def test_pages_without_charts_load_cleanly(context, server, site):
+    urls = sorted(set(all_pages(site)) - set(PAGES_WITH_CHARTS))
+    assert "/" in urls and "/contract/" in urls and "/investigations/myrocks-2x-less-slow/" in urls
+    for url in urls:
+        page = context.new_page()
+        assert open_page(page, server + url) == [], url
+        assert page.locator("main h1, h1").count() >= 1, url
+        page.close()
+
+
+def test_rqps_bars_draw_one_bar_per_row_and_the_regression_is_visible(page, server):
+    open_page(page, server + "/investigations/innodb-busy-wait-8030/")
+    chart = page.locator('.vega-chart[data-chart-id="dell32-rqps"]')
+    bars = chart.locator("g.mark-rect path")
+    assert bars.count() == 119
+    # The table under it shows seed 000's update-index row as published.
+    row = page.locator("#chart-dell32-rqps table tr", has_text="update-index_range=100")
+    cells = [c.strip(" ▲▼") for c in row.locator("td").all_inner_texts()[2:]]
+    assert cells == ["0.56", "0.56", "0.67", "0.70", "0.71", "0.70", "0.69"]
+
+
+def test_legend_click_isolates_a_series(page, server):
+    open_page(page, server + "/investigations/innodb-busy-wait-8030/")
+    chart = page.locator('.vega-chart[data-chart-id="dell32-rqps"]')
+    faded = "() => document.querySelectorAll('[data-chart-id=\"dell32-rqps\"] g.mark-rect path[opacity=\"0.15\"]').length"
+    assert page.evaluate(faded) == 0
+    chart.locator("g.role-legend-symbol path").first.click()
+    page.wait_for_function(f"() => ({faded})() > 0")
+    assert page.evaluate(faded) == 119 - 17  # every other variant fades, one bar per microbenchmark stays
+
+
+def test_tooltip_shows_absolute_values(page, server):
+    open_page(page, server + "/servers/percona-2014/")
+    chart = page.locator('.vega-chart[data-chart-id^="heatmap-2014-04-16-itc-at-256"]')
+    chart.locator("g.mark-text text").first.hover()  # the printed value sits on the cell
+    tooltip = page.locator("#vg-tooltip-element")
+    tooltip.wait_for(state="visible")
+    text = tooltip.inner_text()
+    assert "137,999.96" in text and "68,369.02" in text  # itc4 QPS and the itc0 base QPS
+
+
+def test_log_scale_thread_axis(page, server):
+    open_page(page, server + "/investigations/kernel-mutex-thread-concurrency/")
+    labels = page.locator('.vega-chart[data-chart-id="itc-vs-threads"] g.role-axis-label text').all_text_contents()
+    assert "1,024" in labels and "1" in labels

@@ -1,0 +1,73 @@
+"""Every emitted Vega-Lite spec is valid against the pinned schema and matches its golden file.
+
+On a mismatch the new spec is written beside the golden file as `*-changed.vl.json` for review;
+`UPDATE_GOLDEN=1 pytest tests/test_golden_specs.py` accepts the changes (never in CI).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from papercuts.paths import PROJECT
+
+GOLDEN = Path(__file__).parent / "golden"
+SCHEMA = PROJECT / "site" / "vendor" / "vega-lite-schema.json"
+
+
+def specs(site) -> list[Path]:
+    return sorted(site.generated.rglob("*.vl.json"))
+
+
+@pytest.fixture(scope="module")
+def validator():
+    schema = json.loads(SCHEMA.read_text())
+    assert schema["$schema"].startswith("http://json-schema.org/draft-07")
+    return jsonschema.Draft7Validator(schema)
+
+
+def test_every_page_with_charts_has_specs(site):
+    found = {p.relative_to(site.generated).as_posix() for p in specs(site)}
+    assert "investigations/innodb-busy-wait-8030/dell32-rqps.vl.json" in found
+    assert "servers/dell32/heatmap-2024-10-23-busy-wait-dell32-24-my8028-rel-o2nofp-z11a-c32r128.vl.json" in found
+    assert len(found) >= 10
+
+
+def test_specs_are_valid_vega_lite(site, validator):
+    for path in specs(site):
+        errors = sorted(validator.iter_errors(json.loads(path.read_text())), key=lambda e: e.path)
+        assert not errors, f"{path.name}: {errors[0].message}"
+
+
+def test_specs_match_golden_files(site):
+    mismatched, missing = [], []
+    for path in specs(site):
+        rel = path.relative_to(site.generated)
+        golden = GOLDEN / rel
+        actual = path.read_text()
+        if os.environ.get("UPDATE_GOLDEN") and not os.environ.get("CI"):
+            golden.parent.mkdir(parents=True, exist_ok=True)
+            golden.write_text(actual)
+            continue
+        if not golden.exists():
+            missing.append(str(rel))
+        elif golden.read_text() != actual:
+            golden.with_name(golden.name.replace(".vl.json", "-changed.vl.json")).write_text(actual)
+            mismatched.append(str(rel))
+    assert not missing, f"no golden file for {missing} (run UPDATE_GOLDEN=1 pytest {__file__})"
+    assert not mismatched, f"specs differ from golden (see *-changed.vl.json): {mismatched}"
+    goldens = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.vl.json")
+               if not p.name.endswith("-changed.vl.json")}
+    assert goldens == {p.relative_to(site.generated).as_posix() for p in specs(site)}, "stale golden files"
+
+
+def test_specs_bind_data_by_name_and_carry_no_expressions(site):
+    """Data is inline and named 'table'; no spec holds a Vega expression string built from data."""
+    for path in specs(site):
+        spec = json.loads(path.read_text())
+        assert spec["data"]["name"] == "table"
+        text = path.read_text()
+        assert '"expr"' not in text and '"calculate"' not in text and '"filter"' not in text

@@ -1,0 +1,126 @@
+"""The whole site built from the shipped data with the real DuckDB and Hugo."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import html
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from papercuts.build import build
+from papercuts.paths import PROJECT, Paths
+from papercuts.problems import UserError
+
+
+def page(site, url: str) -> str:
+    return (site.public / url.strip("/") / "index.html").read_text()
+
+
+def text_of(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_home_lists_investigations_newest_first(site):
+    home = page(site, "/")
+    order = [home.index(f'href="/investigations/{slug}/"') for slug in (
+        "innodb-myrocks-over-time", "innodb-busy-wait-8030", "myrocks-2x-less-slow",
+        "ut-delay-compiler-barrier", "kernel-mutex-thread-concurrency")]
+    assert order == sorted(order)
+    for server in ("dell32", "beelink", "pn53", "ax162-s", "socket2"):
+        assert f'href="/servers/{server}/"' in home
+
+
+def test_busy_wait_page_shows_the_seed_table(site):
+    text = text_of(page(site, "/investigations/innodb-busy-wait-8030/"))
+    # seed 000, update-index_range=100 across the seven columns
+    assert re.search(r"update-index_range=100\s+0\.56\D+0\.56\D+0\.67\D+0\.70\D+0\.71\D+0\.70\D+0\.69", text)
+    assert "InnoDB busy-wait loops changed in MySQL 8.0.30" in text  # the source is named
+
+
+def test_published_csv_is_exactly_the_chart_data(site):
+    bundle = site.public / "investigations/innodb-busy-wait-8030"
+    rows = list(csv.DictReader(io.StringIO((bundle / "dell32-rqps.csv").read_text())))
+    assert len(rows) == 17 * 7
+    update = {r["variant"]: r["rqps"] for r in rows if r["microbenchmark"] == "update-index_range=100"}
+    assert update["my8040_rel_o2nofp_norndfast.z11a_spin5_c32r128"] == "0.71"
+    import json
+    spec = json.loads((bundle / "dell32-rqps.vl.json").read_text())
+    assert len(spec["data"]["values"]) == len(rows)
+
+
+def test_seed_002_summaries_as_published(site):
+    text = text_of(page(site, "/investigations/innodb-myrocks-over-time/"))
+    for row in ("point 0.65 0.88 0.73 0.72", "range 0.68 0.99 0.77 0.73", "write 0.50 1.21 0.75 0.70",
+                "point 0.68 1.54 1.09 1.29", "write 1.05 2.02 1.47 1.45",
+                "point 0.79 1.15 0.93 0.93", "range 0.68 1.07 0.97 1.01", "write 0.77 0.99 0.91 0.91"):
+        assert re.search(r"\s+".join(re.escape(part) + r"[^\d]*?" for part in row.split()), text), row
+
+
+def test_seed_003_and_004_numbers(site):
+    text = text_of(page(site, "/investigations/kernel-mutex-thread-concurrency/"))
+    for n in ("68369.02", "137999.96", "194537.48", "153889.72", "22166.94", "183524.16", "194357.78"):
+        assert n in text
+    text = text_of(page(site, "/investigations/ut-delay-compiler-barrier/"))
+    for n in ("0.022", "7.150", "190.378", "3209", "225", "2771", "3117"):
+        assert re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", text), n
+
+
+def test_server_page_has_hardware_and_heatmap(site):
+    text = text_of(page(site, "/servers/dell32/"))
+    assert "AMD Ryzen Threadripper PRO 5975WX" in text and "c32r128" in text
+    assert "rQPS at 24 threads" in text
+
+
+def test_the_database_holds_what_the_pages_show(site):
+    con = duckdb.connect(str(site.db), read_only=True)
+    n = con.execute("SELECT count(*) FROM rqps WHERE campaign = '2024-10-23-busy-wait-dell32'").fetchall()
+    assert n == [(119,)]
+    con.close()
+
+
+def test_builds_are_byte_identical(site, tmp_path):
+    again = Paths.make(build=tmp_path / "build", out=tmp_path / "public")
+    build(again)
+    assert tree_digest(again.public) == tree_digest(site.public)
+
+
+def test_bad_data_fails_the_build_and_keeps_the_old_site(site, data_copy, tmp_path):
+    out = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(out)
+    before = tree_digest(out.public)
+    path = data_copy / "campaigns/2014-04-16-itc-vs-threads/results.csv"
+    lines = path.read_text().splitlines()
+    lines[3] = lines[3].replace("percona-2014", "percona-2041")
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(UserError) as e:
+        build(out)
+    assert any(p.line == 4 and "unknown server 'percona-2041'" in p.message for p in e.value.problems)
+    assert tree_digest(out.public) == before
+
+
+def test_check_cli_exits_non_zero_with_file_and_line(data_copy):
+    path = data_copy / "campaigns/2014-04-16-itc-at-256-threads/results.csv"
+    path.write_text(path.read_text().replace("68369.02", "68,369.02", 1))
+    proc = subprocess.run([sys.executable, "-m", "papercuts.cli", "check", "--data", str(data_copy)],
+                          capture_output=True, text=True, cwd=data_copy.parent)
+    assert proc.returncode == 1
+    assert "data/campaigns/2014-04-16-itc-at-256-threads/results.csv:2:" in proc.stdout
+    assert "error" in proc.stdout
+
+
+def test_check_cli_passes_on_shipped_data():
+    proc = subprocess.run([sys.executable, "-m", "papercuts.cli", "check"], capture_output=True,
+                          text=True, cwd=PROJECT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == ""
