@@ -40,10 +40,22 @@ def test_the_base_is_the_oldest_version_not_the_first_string(tmp_path):
     # "8.0.9" > "8.0.28" as strings.
     results = FILES["campaigns/2026-01-02-test/results.csv"] + "box,my8009,cfg,point-query,100,1,2000\n"
     con = database(write_data(tmp_path / "data", {"campaigns/2026-01-02-test/results.csv": results}))
-    bases = fetch_dicts(con, "SELECT base_build, base_config FROM campaign_bases")
-    assert bases == [{"base_build": "my8009", "base_config": "cfg"}]
+    bases = fetch_dicts(con, "SELECT dbms, engine, base_build, base_config FROM campaign_bases")
+    assert bases == [{"dbms": "mysql", "engine": "innodb", "base_build": "my8009", "base_config": "cfg"}]
     rows = fetch_dicts(con, "SELECT build, rqps FROM rqps ORDER BY build")
     assert rows == [{"build": "my8028", "rqps": 0.5}, {"build": "my8040", "rqps": 0.45}]
+
+
+def test_each_engine_is_compared_with_its_own_oldest_build(tmp_path):
+    builds = FILES["builds.csv"] + "fb8028,fbmysql,myrocks,8.0.28,src\nfb8032,fbmysql,myrocks,8.0.32,src\n"
+    results = (FILES["campaigns/2026-01-02-test/results.csv"]
+               + "box,fb8028,cfg,point-query,100,1,500\nbox,fb8032,cfg,point-query,100,1,450\n")
+    con = database(write_data(tmp_path / "data", {"builds.csv": builds,
+                                                   "campaigns/2026-01-02-test/results.csv": results}))
+    rows = fetch_dicts(con, "SELECT build, base_build, rqps FROM rqps WHERE microbenchmark = 'point-query' "
+                            "ORDER BY build")
+    assert rows == [{"build": "fb8032", "base_build": "fb8028", "rqps": 0.9},
+                    {"build": "my8040", "base_build": "my8028", "rqps": 0.9}]
 
 
 def test_repetitions_are_averaged(tmp_path):

@@ -1,16 +1,16 @@
--- The base variant of each measured campaign and server: the one named in campaign.toml,
--- else the oldest build (by parsed version, never by string) and its first config by id.
+-- The base variant of each measured campaign, server and DBMS engine: the one named in
+-- campaign.toml, else the oldest build of that DBMS and engine (by parsed version, never by
+-- string) with its first config by id. InnoDB is thus compared with InnoDB, MyRocks with MyRocks.
 CREATE TABLE campaign_bases AS
 WITH variants AS (
-    SELECT DISTINCT r.campaign, r.server, r.build, r.config, b.version_key
+    SELECT DISTINCT r.campaign, r.server, b.dbms, b.engine, r.build, r.config, b.version_key
     FROM results r JOIN builds b ON b.id = r.build
 ), oldest AS (
-    SELECT campaign, server, build, config,
-           row_number() OVER (PARTITION BY campaign, server
-                              ORDER BY version_key, build, config) AS rank
+    SELECT *, row_number() OVER (PARTITION BY campaign, server, dbms, engine
+                                 ORDER BY version_key, build, config) AS rank
     FROM variants
 )
-SELECT o.campaign, o.server,
+SELECT o.campaign, o.server, o.dbms, o.engine,
        coalesce(c.base_build, o.build) AS base_build,
        coalesce(c.base_config, o.config) AS base_config
 FROM oldest o JOIN campaigns c ON c.id = o.campaign

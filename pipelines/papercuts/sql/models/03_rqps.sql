@@ -6,7 +6,9 @@ WITH measured AS (
            q.microbenchmark, q."range", q.qps / base.qps AS rqps, q.qps, base.qps AS base_qps,
            'measured' AS origin
     FROM measured_qps q
-    JOIN campaign_bases b USING (campaign, server)
+    JOIN builds qb ON qb.id = q.build
+    JOIN campaign_bases b
+      ON b.campaign = q.campaign AND b.server = q.server AND b.dbms = qb.dbms AND b.engine = qb.engine
     JOIN measured_qps base
       ON base.campaign = q.campaign AND base.server = q.server AND base.threads = q.threads
      AND base.microbenchmark = q.microbenchmark AND base."range" IS NOT DISTINCT FROM q."range"
