@@ -104,3 +104,37 @@ def test_symlinks_are_refused(tmp_path):
     assert [p.render() for p in problems.sorted()] == [
         "data/campaigns/2026-01-02-test/relative.csv:1:1: error: not a regular file "
         "(commit a regular file, not a link or folder)"]
+
+
+def test_qps_two_orders_of_magnitude_off_is_a_warning(tmp_path):
+    rows = HEADER + "".join(f"box,{b},cfg,scan,,1,{q}\n" for b, q in
+                            (("my8028", 100), ("my8040", 110), ("my8009", 105)))
+    rows += "box,my8040,cfg_spin5,scan,,1,10500000\n"
+    got = problems_for(tmp_path, {RESULTS: rows})
+    assert got == [f"data/{RESULTS}:5:30: warning: qps 1.05e+07 is two orders of magnitude from the "
+                   "median 105 of 3 other results for the same server, test and threads "
+                   "(check the unit (queries vs transactions, rows vs krows) and the decimal point)"]
+
+
+def test_a_newer_campaign_that_does_not_fit_its_peers_is_a_warning(tmp_path):
+    newer = "campaigns/2026-02-01-newer/"
+    got = problems_for(tmp_path, {
+        newer + "campaign.toml": FILES["campaigns/2026-01-02-test/campaign.toml"].replace("2026-01-02", "2026-02-01"),
+        newer + "results.csv": HEADER + "box,my8028,cfg,point-query,100,2,1000\nbox,my8040,cfg,point-query,100,2,990\n",
+    })
+    assert got == [
+        "data/campaigns/2026-02-01-newer/results.csv:2:16: warning: campaign 2026-02-01-newer lacks 1 "
+        "microbenchmark(s) that 2026-01-02-test measured on box: update-index "
+        "(add them, or say why in campaign.toml notes)",
+        "data/campaigns/2026-02-01-newer/results.csv:2:32: warning: campaign 2026-02-01-newer uses "
+        "thread counts [2] where 2026-01-02-test used [1] on box (say why in campaign.toml notes)",
+    ]
+
+
+def test_warnings_do_not_fail_check(tmp_path):
+    rows = HEADER + "box,my8028,cfg,scan,,1,100\nbox,my8040,cfg,scan,,1,100\n"
+    relative = ("server,threads,base_build,base_config,build,config,microbenchmark,rqps\n"
+                "box,1,my8028,cfg,my8040,cfg,scan,56\n")
+    data = write_data(tmp_path / "data", {RESULTS: rows, "campaigns/2026-01-02-test/relative.csv": relative})
+    from papercuts.cli import main
+    assert main(["check", "--data", str(data)]) == 0

@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from .contract import CAMPAIGN_TABLES, CATALOGS, Table
 from .load import Dataset
+from .plausibility import check_plausibility
 from .problems import Problems
 from .versions import parse_version
 
@@ -33,7 +34,7 @@ def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
                     f"first defined on line {first[key]['_line']}")
             else:
                 first[key] = row
-        known[t.name] = set(first)
+        known[t.name] = set(first) | ds.broken.get(t.name, set())
     alias_of: dict[str, str] = {}
     for row in ds.rows["servers"]:
         for alias in row["aliases"] or []:
@@ -82,7 +83,7 @@ def check_duplicates(ds: Dataset, problems: Problems) -> None:
 
 
 def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
-    """A file whose rows mostly repeat another campaign's (same key, same numbers) was copied.
+    """A file whose rows mostly repeat another campaign's (same key, same numbers) is a copy.
 
     One shared row is normal (a source may print the same measurement in two tables)."""
     values = [c.name for c in t.columns if c.kind in ("float", "ratio")]
@@ -98,18 +99,19 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
     for (path, other), rows in sorted(repeats.items()):
         if len(rows) >= 2 and 2 * len(rows) >= counts[path]:
             _at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
-                "remove the copied rows; a campaign holds only its own measurements", warning=True)
+                "remove the copied rows; a campaign holds only its own measurements")
 
 
 def check_summaries(ds: Dataset, problems: Problems) -> None:
     for row in ds.rows["summaries"]:
         lo, hi = row["min"], row["max"]
+        if lo > hi:
+            _at(problems, row, "min", f"min {lo:g} is greater than max {hi:g}", "swap them")
+            continue
         for stat in ("avg", "median"):
             if not lo <= row[stat] <= hi:
                 _at(problems, row, stat, f"{stat} {row[stat]:g} is outside min {lo:g} .. max {hi:g}",
                     "check that the columns are not swapped")
-        if lo > hi:
-            _at(problems, row, "min", f"min {lo:g} is greater than max {hi:g}", "swap them")
 
 
 def check_bases(ds: Dataset, problems: Problems) -> None:
@@ -154,4 +156,5 @@ def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> Non
     check_summaries(ds, problems)
     if complete:
         check_bases(ds, problems)
+        check_plausibility(ds, problems)
     check_versions(ds, problems)

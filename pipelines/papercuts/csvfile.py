@@ -92,6 +92,18 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
     text = decode(data, path, problems)
     if text is None:
         return None
+    if "\r" in text.replace("\r\n", ""):
+        line = text[: text.replace("\r\n", "  ").index("\r")].count("\n") + 1
+        problems.error(path, line, 1, "file has carriage returns without line feeds (old Mac line ends?)",
+                       "save it with LF or CRLF line ends")
+        return None
+    crlf = text.count("\r\n")
+    if 0 < crlf < text.count("\n"):
+        line = next(i for i, ln in enumerate(text.split("\n"), start=1)
+                    if ln.endswith("\r") != text.split("\n")[0].endswith("\r"))
+        problems.error(path, line, 1, "file mixes CRLF and LF line ends",
+                       "save it with one kind of line end")
+        return None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

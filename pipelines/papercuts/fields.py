@@ -64,6 +64,10 @@ def convert(text: str, col: Column):
     if kind in ("text", "name"):
         if kind == "name" and len(text) > 200:
             raise FieldError(f"{col.name} is longer than 200 characters")
+        if text[0] in "=@":
+            # Spreadsheets run cells starting with = or @ as formulas when the CSV is opened.
+            raise FieldError(f"{col.name} starts with '{text[0]}', which spreadsheets run as a formula",
+                             "rephrase it so that it starts with a letter or digit")
         return text
     if kind == "int":
         if not _INT.fullmatch(text):

@@ -22,6 +22,7 @@ class Dataset:
     rows: dict[str, list[dict]] = field(default_factory=lambda: {t.name: [] for t in ALL_TABLES})
     campaigns: list[dict] = field(default_factory=list)
     alias_of: dict[str, str] = field(default_factory=dict)
+    broken: dict[str, set[str]] = field(default_factory=dict)  # ids of catalog rows that failed
 
 
 def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict,
@@ -37,6 +38,12 @@ def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: d
             except FieldError as e:
                 problems.error(rel, row.line, row.columns[name], str(e), e.hint)
                 ok = False
+        if not ok:
+            # Remember the id of a broken catalog row so its users do not cascade into
+            # "unknown id" errors: the row's own error is the one to fix.
+            key = row.values.get(table.key[0], "")
+            if not table.per_campaign and key:
+                extra.setdefault("_broken", set()).add(key)
         if ok:
             if table.name == "observations":
                 typed["value_text"] = row.values["value"]  # keep the printed precision
@@ -108,8 +115,10 @@ def load_dataset(paths: Paths, problems: Problems) -> Dataset:
             problems.error(rel, 1, 1, "symbolic links are not allowed in data/", "commit a regular file")
         elif entry.name in catalog_files:
             table = catalog_files[entry.name]
-            ds.rows[table.name] = load_table(entry.read_bytes(), rel, table, problems, {},
+            broken: dict = {}
+            ds.rows[table.name] = load_table(entry.read_bytes(), rel, table, problems, broken,
                                              paths.published(entry))
+            ds.broken[table.name] = broken.get("_broken", set())
         elif entry.name == "campaigns" and entry.is_dir():
             for cdir in sorted(entry.iterdir()):
                 _load_campaign(cdir, paths, ds, problems)

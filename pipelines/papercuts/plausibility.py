@@ -1,0 +1,77 @@
+"""Warnings, not errors: a file that does not fit its peers, or numbers that are implausible.
+
+A contributor may be right (a new microbenchmark, a 10× win), so these never fail the build;
+they ask for a second look in the pull request.
+"""
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+
+from .load import Dataset
+from .problems import Problems
+
+FAR = 100.0  # two orders of magnitude
+RATIO_RANGE = (0.1, 10.0)
+
+
+def _warn(problems: Problems, row: dict, column: str, message: str, hint: str) -> None:
+    problems.warning(row["_file"], row["_line"], row["_cols"].get(column, 1), message, hint)
+
+
+def check_ratios(ds: Dataset, problems: Problems) -> None:
+    lo, hi = RATIO_RANGE
+    for row in ds.rows["relative"]:
+        if not lo <= row["rqps"] <= hi:
+            _warn(problems, row, "rqps", f"rqps {row['rqps']:g} is more than 10× away from the base",
+                  "check that it is a ratio, not a QPS or a percentage")
+
+
+def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
+    peers = defaultdict(list)
+    for r in ds.rows["results"]:
+        peers[(r["server"], r["microbenchmark"], r["range"], r["threads"])].append(r)
+    for rows in peers.values():
+        if len(rows) < 3:
+            continue
+        for r in rows:
+            others = [o["qps"] for o in rows if o is not r]
+            median = statistics.median(others)
+            if r["qps"] > FAR * median or r["qps"] < median / FAR:
+                _warn(problems, r, "qps",
+                      f"qps {r['qps']:g} is two orders of magnitude from the median {median:g} of "
+                      f"{len(others)} other results for the same server, test and threads",
+                      "check the unit (queries vs transactions, rows vs krows) and the decimal point")
+
+
+def check_fit(ds: Dataset, problems: Problems) -> None:
+    """The newest campaign on a server should measure what the previous one measured."""
+    dates = {c["id"]: c.get("date", "") for c in ds.campaigns}
+    shape: dict[tuple[str, str], dict] = {}
+    for r in ds.rows["results"]:
+        s = shape.setdefault((r["server"], r["campaign"]), {"tests": set(), "threads": set(), "row": r})
+        s["tests"].add((r["microbenchmark"], r["range"]))
+        s["threads"].add(r["threads"])
+    by_server = defaultdict(list)
+    for (server, campaign), s in shape.items():
+        by_server[server].append((dates.get(campaign, ""), campaign, s))
+    for server, items in by_server.items():
+        items.sort(key=lambda i: (i[0], i[1]))
+        if len(items) < 2 or items[-1][0] == items[-2][0]:
+            continue  # nothing older to compare with, or no single newest campaign
+        (_, campaign, new), (_, previous, old) = items[-1], items[-2]
+        missing = sorted(t[0] for t in old["tests"] - new["tests"])
+        if missing:
+            _warn(problems, new["row"], "microbenchmark",
+                  f"campaign {campaign} lacks {len(missing)} microbenchmark(s) that {previous} measured "
+                  f"on {server}: {', '.join(missing[:5])}", "add them, or say why in campaign.toml notes")
+        if new["threads"] != old["threads"]:
+            _warn(problems, new["row"], "threads",
+                  f"campaign {campaign} uses thread counts {sorted(new['threads'])} where {previous} "
+                  f"used {sorted(old['threads'])} on {server}", "say why in campaign.toml notes")
+
+
+def check_plausibility(ds: Dataset, problems: Problems) -> None:
+    check_ratios(ds, problems)
+    check_qps_magnitude(ds, problems)
+    check_fit(ds, problems)
