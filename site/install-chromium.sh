@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Chromium for the Playwright tests: Debian's package (Playwright's own download is not
-# reachable on these machines). Uses CHROMIUM if set, else /usr/bin/chromium.
+# reachable on these machines). Uses CHROMIUM if set, else /usr/bin/chromium;
+# CHROMIUM=playwright means Playwright's own browser, installed by `playwright install`.
 set -euo pipefail
 browser="${CHROMIUM:-/usr/bin/chromium}"
-if [ -x "$browser" ]; then
+if [ "$browser" = playwright ] || [ -x "$browser" ]; then
     exit 0
 fi
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then

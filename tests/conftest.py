@@ -43,9 +43,12 @@ def data_copy(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
+    # CHROMIUM=playwright uses Playwright's own download (where the internet is reachable);
+    # otherwise Debian's chromium, since Playwright's download is not reachable here.
+    executable = {} if CHROMIUM == "playwright" else {"executable_path": CHROMIUM}
     return {
         **browser_type_launch_args,
-        "executable_path": CHROMIUM,
+        **executable,
         "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"],
     }

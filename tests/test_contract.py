@@ -138,3 +138,11 @@ def test_warnings_do_not_fail_check(tmp_path):
     data = write_data(tmp_path / "data", {RESULTS: rows, "campaigns/2026-01-02-test/relative.csv": relative})
     from papercuts.cli import main
     assert main(["check", "--data", str(data)]) == 0
+
+
+def test_github_annotations(tmp_path, capsys):
+    data = write_data(tmp_path / "data", {RESULTS: HEADER + "bx,my8028,cfg,scan,,1,10\n"})
+    from papercuts.cli import main
+    assert main(["check", "--data", str(data), "--format", "github"]) == 1
+    assert capsys.readouterr().out == (
+        f"::error file=data/{RESULTS},line=2,col=1::unknown server 'bx' (did you mean 'box'?)\n")

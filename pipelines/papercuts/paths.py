@@ -14,20 +14,22 @@ class Paths:
     public: Path
     build: Path
     project: Path = PROJECT
+    content_root: Path | None = None  # hand-written pages; default: the project's content/
 
     @classmethod
     def make(cls, data: str | Path | None = None, out: str | Path | None = None,
-             build: str | Path | None = None) -> "Paths":
+             build: str | Path | None = None, content: str | Path | None = None) -> "Paths":
         return cls(
             data=Path(data or PROJECT / "data").resolve(),
             public=Path(out or PROJECT / "public").resolve(),
             build=Path(build or PROJECT / "build").resolve(),
+            content_root=Path(content).resolve() if content else None,
         )
 
     # inputs
     @property
     def content(self) -> Path:
-        return self.project / "content"
+        return self.content_root or self.project / "content"
 
     @property
     def site(self) -> Path:

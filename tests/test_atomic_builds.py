@@ -1,0 +1,70 @@
+"""A failed build leaves the previous site byte-identical; the database is always rebuilt."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from papercuts import build as build_module
+from papercuts.build import build
+from papercuts.paths import PROJECT, Paths
+from papercuts.problems import UserError
+
+
+def digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def built(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(PROJECT / "content", content)
+    paths = Paths.make(build=tmp_path / "build", out=tmp_path / "public", content=content)
+    build(paths)
+    return paths, digest(paths.public)
+
+
+def test_a_hugo_error_keeps_the_old_site(built):
+    paths, before = built
+    page = paths.content / "investigations" / "myrocks-2x-less-slow.md"
+    page.write_text(page.read_text() + "\n{{< no-such-shortcode >}}\n")
+    with pytest.raises(UserError, match="hugo failed"):
+        build(paths)
+    assert digest(paths.public) == before
+    assert not paths.staging.exists()
+
+
+def test_a_bad_narrative_keeps_the_old_site(built):
+    paths, before = built
+    page = paths.content / "investigations" / "innodb-busy-wait-8030.md"
+    page.write_text(page.read_text().replace("campaign: 2024-10-23-busy-wait-dell32",
+                                             "campaign: 2024-10-23-no-such-campaign", 1))
+    with pytest.raises(UserError, match="no rQPS rows"):
+        build(paths)
+    assert digest(paths.public) == before
+
+
+def test_an_interrupted_build_keeps_the_old_site(built, monkeypatch):
+    paths, before = built
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # as if Ctrl-C or a signal arrived while rendering
+
+    monkeypatch.setattr(build_module, "render_site", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build(paths)
+    assert digest(paths.public) == before
+    assert not paths.db.with_name(paths.db.name + ".tmp").exists()
+
+
+def test_a_corrupt_database_file_is_rebuilt(built):
+    paths, _ = built
+    paths.db.write_bytes(b"this is not a duckdb file")
+    build(paths)
+    con = duckdb.connect(str(paths.db), read_only=True)
+    assert con.execute("SELECT count(*) FROM relative").fetchall() == [(119,)]
+    con.close()

@@ -1,0 +1,109 @@
+"""Contributed strings are data: hostile names show up as text everywhere and never run."""
+from __future__ import annotations
+
+import csv
+import io
+import threading
+
+import pytest
+
+from papercuts.build import build
+from papercuts.paths import Paths
+from papercuts.serve import make_server
+
+HOSTILE = [
+    "<img src=x onerror=alert(1)>",
+    "</script><script>alert(2)</script>",
+    '"}]}',
+    "datum.qps || alert(3)",
+    "{{< chart id=\"x\" />}}",
+]
+CPU = "<script>alert(4)</script> CPU"
+TITLE = "<b onmouseover=alert(5)>campaign</b> {{< chart id=\"y\" />}}"
+
+
+def csv_line(*values) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(values)
+    return buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    from papercuts.paths import PROJECT
+    import shutil
+
+    root = tmp_path_factory.mktemp("hostile")
+    data = root / "data"
+    shutil.copytree(PROJECT / "data", data)
+    with open(data / "servers.csv", "a") as f:
+        f.write(csv_line("evil", "", CPU, 1, 8, "off", 16, "", "", "[x](javascript:alert(6))",
+                         "smalldatum-2024-10-23-innodb-busy-wait"))
+    with open(data / "microbenchmarks.csv", "a") as f:
+        for name in HOSTILE:
+            f.write(csv_line(name, "point", "", "queries/s", name, "mytools-sysbench"))
+    camp = data / "campaigns" / "2026-11-22-hostile"
+    camp.mkdir()
+    # TOML literal string (single quotes): the title holds double quotes.
+    (camp / "campaign.toml").write_text(
+        f"title = '{TITLE}'\nsource = \"smalldatum-2024-10-23-innodb-busy-wait\"\n"
+        'contributor = "tests"\ndate = 2026-11-22\nsysbench = "1.1.0"\nnotes = "synthetic test data"\n')
+    rows = "server,build,config,microbenchmark,threads,qps\n"
+    for i, name in enumerate(HOSTILE):
+        rows += csv_line("evil", "my8028_rel_o2nofp", "z11a_c32r128", name, 1, 1000 + i)
+        rows += csv_line("evil", "my8040_rel_o2nofp", "z11a_c32r128", name, 1, 900 + i)
+    (camp / "results.csv").write_text(rows)
+    paths = Paths.make(data=data, build=root / "build", out=root / "public")
+    build(paths)
+    httpd = make_server(paths.public)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield paths, f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def test_generated_markdown_holds_no_contributed_text(hostile_site):
+    paths, _ = hostile_site
+    page = (paths.generated / "servers" / "evil" / "index.md").read_text()
+    body = page.split("\n---\n", 1)[1]
+    for text in HOSTILE + [CPU, "javascript:"]:
+        assert text not in body
+
+
+def test_csv_keeps_names_as_text(hostile_site):
+    paths, _ = hostile_site
+    (csv_file,) = (paths.public / "servers" / "evil").glob("heatmap-*.csv")
+    names = {row["microbenchmark"] for row in csv.DictReader(io.StringIO(csv_file.read_text()))}
+    assert names == set(HOSTILE)
+
+
+@pytest.mark.browser
+def test_hostile_names_render_as_text_and_nothing_runs(hostile_site, page):
+    _, server = hostile_site
+    dialogs, errors = [], []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/servers/evil/")
+    page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')]"
+                           ".every(el => el.dataset.rendered === 'true' || el.dataset.error)")
+    chart = page.locator(".vega-chart").first
+    assert chart.get_attribute("data-rendered") == "true"
+    assert chart.get_attribute("data-rows") == str(len(HOSTILE))
+    # in the chart's axis labels, as SVG text
+    labels = chart.locator("g.role-axis-label text").all_text_contents()
+    for name in HOSTILE:
+        assert any(name.startswith(label.rstrip("…")) for label in labels), name
+    # in the table and the hardware list, as text
+    table_text = page.locator("figure table").first.inner_text()
+    for name in HOSTILE:
+        assert name in table_text
+    assert CPU in page.locator("main").inner_text()
+    assert TITLE in page.locator("figure figcaption").first.inner_text()
+    # and in the tooltip
+    chart.locator("g.mark-text text").first.hover()
+    page.locator("#vg-tooltip-element").wait_for(state="visible")
+    assert any(n in page.locator("#vg-tooltip-element").inner_text() for n in HOSTILE)
+    # nothing ran, nothing was injected
+    assert dialogs == [] and errors == []
+    assert page.locator("img[src='x']").count() == 0
+    assert page.locator("main script:not([type='application/json'])").count() == 0
+    assert page.locator("a[href^='javascript:']").count() == 0
