@@ -124,3 +124,24 @@ def test_check_cli_passes_on_shipped_data():
                           text=True, cwd=PROJECT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout == ""
+
+
+def test_the_worked_example_in_the_contract_builds_its_server_page(data_copy, tmp_path):
+    """Follow data/README.md's worked example on a copy of data/, as a contributor would."""
+    doc = (PROJECT / "data" / "README.md").read_text().split("## A worked example", 1)[1]
+    blocks = re.findall(r"```(csv|toml)\n(.*?)```", doc, flags=re.S)
+    (src, server, toml, results) = [b[1] for b in blocks]
+    with open(data_copy / "sources.csv", "a") as f:
+        f.write(src)
+    with open(data_copy / "servers.csv", "a") as f:
+        f.write(server)
+    camp = data_copy / "campaigns" / "2026-11-20-mybox-80"
+    camp.mkdir()
+    (camp / "campaign.toml").write_text(toml)
+    (camp / "results.csv").write_text(results)
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    html_text = text_of((paths.public / "servers" / "mybox" / "index.html").read_text())
+    assert "rQPS at 1 thread" in html_text
+    assert re.search(r"point-query_range=100\s+0\.95", html_text)
+    assert re.search(r"update-index_range=100\s+0\.56", html_text)
