@@ -145,3 +145,21 @@ def test_the_worked_example_in_the_contract_builds_its_server_page(data_copy, tm
     assert "rQPS at 1 thread" in html_text
     assert re.search(r"point-query_range=100\s+0\.95", html_text)
     assert re.search(r"update-index_range=100\s+0\.56", html_text)
+
+
+def test_campaign_pages_offer_the_contributed_files_byte_for_byte(site):
+    for campaign in (site.data / "campaigns").iterdir():
+        published = site.public / "campaigns" / campaign.name
+        for f in campaign.iterdir():
+            assert (published / f.name).read_bytes() == f.read_bytes(), f
+    text = text_of(page(site, "/campaigns/2024-10-23-busy-wait-dell32/"))
+    assert "8 × 10,000,000" in text and "Transcribed from the source" in text
+
+
+def test_investigation_lists_the_builds_and_configs_it_compares(site):
+    text = text_of(page(site, "/investigations/innodb-busy-wait-8030/"))
+    section = text.split("Builds and configs", 1)[1].split("Sources", 1)[0]
+    for build_id in ("my8028_rel_o2nofp", "my8040_rel", "my8040_rel_o2nofp_oldrnd"):
+        assert build_id in section
+    assert "performance_schema=0;innodb_spin_wait_delay=5" in section
+    assert "mysql innodb 8.0.28" in section

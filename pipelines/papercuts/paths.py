@@ -79,3 +79,7 @@ def server_url(server_id: str) -> str:
 
 def investigation_url(slug: str) -> str:
     return f"/investigations/{slug}/"
+
+
+def campaign_url(campaign_id: str) -> str:
+    return f"/campaigns/{campaign_id}/"

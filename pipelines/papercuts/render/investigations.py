@@ -8,7 +8,7 @@ import duckdb
 
 from ..contract import STATUSES
 from ..db import fetch_dicts, query
-from ..paths import Paths, server_url
+from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
 from .bundle import write_bundle
 from .charts import make_chart
@@ -39,11 +39,26 @@ def _servers(con, ids: list, where: str) -> list[dict]:
 def datafiles(con, campaigns: list[str]) -> list[dict]:
     out = []
     for cid in campaigns:
-        meta = fetch_dicts(con, "SELECT title, contributor, date::VARCHAR AS date, sysbench "
+        meta = fetch_dicts(con, "SELECT title, contributor, date::VARCHAR AS date, sysbench, tables, "
+                                "rows_per_table, duration_read_s, duration_write_s "
                                 "FROM campaigns WHERE id = $id", {"id": cid})[0]
+        meta = {k: ("" if v is None else v) for k, v in meta.items()}
         for f in fetch_dicts(con, query("campaign_files"), {"campaign": cid}):
-            out.append({"path": f["file"], "campaign": cid, "rows": f["rows"], **meta})
+            out.append({"path": f["file"], "campaign": cid, "url": campaign_url(cid), "rows": f["rows"], **meta})
     return out
+
+
+def compared(con, defs: list[dict]) -> list[dict]:
+    """The builds and configs named by the charts' bases and variants, described from data/."""
+    builds, configs = set(), set()
+    for d in defs:
+        for variant in [d.get("base"), *(d.get("variants") or [])]:
+            if variant and "." in str(variant):
+                b, _, c = str(variant).partition(".")
+                builds.add(b)
+                configs.add(c)
+    rows = fetch_dicts(con, query("compared"), {"builds": sorted(builds), "configs": sorted(configs)})
+    return [{k: (r[k] or "") for k in ("kind", "id", "what", "how", "notes")} for r in rows]
 
 
 def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Path, paths: Paths) -> str:
@@ -72,6 +87,7 @@ def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Pa
         "source": _source(con, meta["source"], where),
         "servers": _servers(con, meta.get("servers") or [], where),
         "datafiles": datafiles(con, campaigns),
+        "compared": compared(con, defs),
         "charts": [c.front_matter() for c in charts],
     }
     write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts)

@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 
 from ..db import fetch_dicts, query
-from ..paths import investigation_url
+from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
 from .charts import make_chart
 from .jinja import render_template
@@ -81,7 +81,7 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
         "server": {"id": sid, "aliases": server["aliases"] or [],
                    **{k: ("" if server[k] is None else server[k]) for k in HARDWARE}},
         "source": {k: (v or "") for k, v in source.items()},
-        "campaigns": [{"id": c["id"], "title": c["title"], "date": str(c["date"])}
+        "campaigns": [{"id": c["id"], "title": c["title"], "date": str(c["date"]), "url": campaign_url(c["id"])}
                       for c in fetch_dicts(con, query("server_campaigns"), {"server": sid})],
         "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
                            for i in investigations if sid in i["servers"]],

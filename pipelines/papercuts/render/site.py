@@ -10,6 +10,7 @@ from ..db import fetch_dicts
 from ..paths import Paths
 from ..problems import UserError
 from .frontmatter import page, split
+from .campaigns import render_campaigns
 from .investigations import render_investigation
 from .servers import render_server
 
@@ -41,6 +42,8 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     for server in servers:
         render_server(con, server, investigations, out)
         pages += 1
+
+    pages += render_campaigns(con, paths, out)
 
     for section, title in (("investigations", "Investigations"), ("servers", "Servers")):
         (out / section).mkdir(exist_ok=True)

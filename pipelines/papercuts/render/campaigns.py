@@ -1,0 +1,41 @@
+"""Campaign pages: provenance, the servers measured, and the data files themselves to download."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from ..db import fetch_dicts, query
+from ..paths import Paths, server_url
+from .frontmatter import page
+
+PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
+              "duration_write_s", "base_build", "base_config", "notes")
+
+
+def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Path) -> int:
+    campaigns = fetch_dicts(con, query("campaign_pages"))
+    for c in campaigns:
+        folder = out_root / "campaigns" / c["id"]
+        folder.mkdir(parents=True)
+        files = []
+        for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]}) + [
+                {"file": c["file"], "rows": None}]:
+            name = Path(f["file"]).name
+            # The contributed file, byte for byte, as the evidence behind every chart.
+            shutil.copyfile(paths.data / Path(f["file"]).relative_to(paths.data.name), folder / name)
+            files.append({"name": name, "path": f["file"], "rows": f["rows"]})
+        servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
+        meta = {
+            "title": c["title"], "date": c["date"],
+            "campaign": {"id": c["id"], **{k: ("" if c[k] is None else c[k]) for k in PROVENANCE}},
+            "source": {"id": c["source_id"], "title": c["source_title"], "author": c["source_author"],
+                       "date": c["source_date"] or "", "publication": c["source_publication"] or "",
+                       "url": c["source_url"] or ""},
+            "servers": [{"id": s, "url": server_url(s)} for s in servers],
+            "files": files,
+        }
+        (folder / "index.md").write_text(page(meta, ""))
+    (out_root / "campaigns" / "_index.md").write_text(page({"title": "Campaigns"}, ""))
+    return len(campaigns) + 1
