@@ -47,7 +47,8 @@ def test_specs_match_golden_files(site):
     for path in specs(site):
         rel = path.relative_to(site.generated)
         golden = GOLDEN / rel
-        actual = path.read_text()
+        # Goldens are pretty-printed for review; the site writes compact JSON.
+        actual = json.dumps(json.loads(path.read_text()), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
         if os.environ.get("UPDATE_GOLDEN") and not os.environ.get("CI"):
             golden.parent.mkdir(parents=True, exist_ok=True)
             golden.write_text(actual)

@@ -53,7 +53,7 @@ def cmd_vendor(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import bench
 
-    bench(args.repeat)
+    bench(args.repeat, args.servers)
     return 0
 
 
@@ -77,8 +77,9 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_serve)
     v = sub.add_parser("vendor", help="fetch the pinned Vega bundles and check their SHA-256")
     v.set_defaults(func=cmd_vendor)
-    m = sub.add_parser("bench", help="time each stage on the shipped data")
-    m.add_argument("--repeat", type=int, default=3)
+    m = sub.add_parser("bench", help="time each stage on the shipped and synthetic data")
+    m.add_argument("--repeat", type=int, default=3, help="builds per dataset (median is shown)")
+    m.add_argument("--servers", type=int, default=20, help="synthetic servers to add")
     m.set_defaults(func=cmd_bench)
     return p
 

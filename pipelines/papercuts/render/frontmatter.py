@@ -32,4 +32,5 @@ def page(meta: dict, body: str) -> str:
 
 
 def write_json(path: Path, value) -> None:
-    path.write_text(json.dumps(value, sort_keys=True, ensure_ascii=False, indent=1) + "\n")
+    # Compact separators keep json's C encoder (indent would fall back to pure Python).
+    path.write_text(json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n")

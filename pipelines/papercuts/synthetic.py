@@ -1,0 +1,51 @@
+"""Synthetic data for benchmarks only: a data folder of a given size, labelled as synthetic.
+
+Never published: `make bench` builds it in a scratch folder. Deterministic for a given size.
+"""
+from __future__ import annotations
+
+import csv
+import random
+import shutil
+from pathlib import Path
+
+from .paths import PROJECT
+
+VERSIONS = ["5.6.51", "5.7.44", "8.0.28", "8.0.32", "8.0.40", "8.4.3", "9.1.0", "9.5.0"]
+THREADS = [1, 8, 24]
+
+
+def write_synthetic(dest: Path, servers: int) -> Path:
+    """Copy the shipped catalogs and add `servers` servers, each with one campaign."""
+    shutil.copytree(PROJECT / "data", dest)
+    rnd = random.Random(20261122)
+    with open(PROJECT / "data" / "microbenchmarks.csv") as f:
+        tests = [r["name"] for r in csv.DictReader(f) if r["group"] != "other"]
+    with open(dest / "sources.csv", "a", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerow(
+            ["synthetic", "SYNTHETIC benchmark data (never published)", "papercuts bench", "", "", "", ""])
+    with open(dest / "builds.csv", "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        for v in VERSIONS:
+            w.writerow([f"syn{v.replace('.', '')}", "mysql", "innodb", v, "", "", "", "synthetic", "synthetic"])
+    with open(dest / "servers.csv", "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        for s in range(servers):
+            w.writerow([f"syn{s:04d}", "", "SYNTHETIC CPU", 1, 16, "off", 64, "", "", "synthetic", "synthetic"])
+    for s in range(servers):
+        camp = dest / "campaigns" / f"2026-01-01-synthetic-{s:04d}"
+        camp.mkdir()
+        (camp / "campaign.toml").write_text(
+            'title = "SYNTHETIC"\nsource = "synthetic"\ncontributor = "papercuts bench"\n'
+            'date = 2026-01-01\nsysbench = "none"\nnotes = "synthetic benchmark data"\n')
+        with open(camp / "results.csv", "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["server", "build", "config", "microbenchmark", "range", "threads", "qps"])
+            for test in tests:
+                base = rnd.uniform(1e3, 1e5)
+                for i, v in enumerate(VERSIONS):
+                    for t in THREADS:
+                        qps = base * t * (1 - 0.03 * i) * rnd.uniform(0.97, 1.03)
+                        w.writerow([f"syn{s:04d}", f"syn{v.replace('.', '')}", "z11a_c32r128", test,
+                                    100, t, f"{qps:.2f}"])
+    return dest
