@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help site check test serve bench vendor browser clean
+.PHONY: help site check test serve bench vendor browser lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -30,6 +30,9 @@ browser: ## install Chromium for the browser tests when missing
 
 test: vendor browser ## run every test (unit, golden, site build, browser)
 	$(BIN)/pytest
+
+lint: $(STAMP) ## ruff on the Python code (also part of make test)
+	$(BIN)/ruff check pipelines tests
 
 serve: site ## serve public/ on http://127.0.0.1:1313/ with the production headers
 	$(BIN)/papercuts serve

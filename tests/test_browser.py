@@ -16,8 +16,11 @@ PAGES_WITH_CHARTS = [
 
 
 def all_pages(site) -> list[str]:
-    return sorted("/" + p.parent.relative_to(site.public).as_posix().strip(".") + ("/" if p.parent != site.public else "")
-                  for p in site.public.rglob("index.html"))
+    urls = []
+    for p in site.public.rglob("index.html"):
+        rel = p.parent.relative_to(site.public).as_posix()
+        urls.append("/" if rel == "." else f"/{rel}/")
+    return sorted(urls)
 
 
 def open_page(page, url):
@@ -88,7 +91,8 @@ def test_rqps_bars_draw_one_bar_per_row_and_the_regression_is_visible(page, serv
 def test_legend_click_isolates_a_series(page, server):
     open_page(page, server + "/investigations/innodb-busy-wait-8030/")
     chart = page.locator('.vega-chart[data-chart-id="dell32-rqps"]')
-    faded = "() => document.querySelectorAll('[data-chart-id=\"dell32-rqps\"] g.mark-rect path[opacity=\"0.15\"]').length"
+    faded = ("() => document.querySelectorAll("
+             "'[data-chart-id=\"dell32-rqps\"] g.mark-rect path[opacity=\"0.15\"]').length")
     assert page.evaluate(faded) == 0
     chart.locator("g.role-legend-symbol path").first.click()
     page.wait_for_function(f"() => ({faded})() > 0")

@@ -8,6 +8,7 @@ from papercuts.build import validate
 from papercuts.paths import Paths
 
 RESULTS = "campaigns/2026-01-02-test/results.csv"
+TOML = "campaigns/2026-01-02-test/campaign.toml"
 HEADER = "server,build,config,microbenchmark,range,threads,qps\n"
 
 
@@ -66,8 +67,7 @@ def test_the_valid_folder_has_no_problems(tmp_path):
     ("bad version", {"builds.csv": FILES["builds.csv"] + "myx,mysql,innodb,eight,src\n"},
      "data/builds.csv:5:18: error: 'eight' is not a version "
      "(write a dotted release such as 8.0.28 or 18beta1)"),
-    ("date disagrees with folder", {"campaigns/2026-01-02-test/campaign.toml":
-                                    FILES["campaigns/2026-01-02-test/campaign.toml"].replace("2026-01-02", "2026-01-03")},
+    ("date disagrees with folder", {TOML: FILES[TOML].replace("2026-01-02", "2026-01-03")},
      "data/campaigns/2026-01-02-test/campaign.toml:4:1: error: date 2026-01-03 disagrees with "
      "the folder name's 2026-01-02 (rename the folder or fix the date)"),
 ])

@@ -95,7 +95,7 @@ def test_seed_000_summary_matches_a_hand_check():
     expected = [("point", 0.96, 1.06, 1.036, 1.06, 5), ("range", 0.87, 0.98, 0.9333, 0.95, 3),
                 ("write", 0.56, 1.03, 0.91, 0.94, 9)]
     assert [(r["group"], r["n"]) for r in rows] == [(e[0], e[5]) for e in expected]
-    for r, (_, lo, hi, avg, med, _) in zip(rows, expected):
+    for r, (_, lo, hi, avg, med, _) in zip(rows, expected, strict=True):
         assert (r["min"], r["max"], r["median"]) == (lo, hi, med)
         assert r["avg"] == pytest.approx(avg, abs=1e-4)
 

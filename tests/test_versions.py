@@ -1,6 +1,6 @@
-from papercuts.versions import parse_version, version_rank
-
 import pytest
+
+from papercuts.versions import parse_version, version_rank
 
 
 def test_versions_order_as_versions_not_strings():

@@ -133,7 +133,7 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
         return None
     ok = True
     seen: set[str] = set()
-    for name, col in zip(header, starts):
+    for name, col in zip(header, starts, strict=True):
         if name != name.strip():
             problems.error(path, 1, col, f"column name '{name}' has spaces around it",
                            "remove the spaces")
@@ -170,7 +170,8 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
                            f"{len(values)} fields where the header has {len(header)}",
                            "quote fields that contain commas; one value per column")
             continue
-        rows.append(Row(number, dict(zip(header, values)), dict(zip(header, cols))))
+        rows.append(Row(number, dict(zip(header, values, strict=True)),
+                        dict(zip(header, cols, strict=True))))
     if not rows and len(lines) == 1:
         problems.error(path, 1, 1, "file has a header but no rows", "add rows or remove the file")
     return rows
