@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from papercuts.cli import parser
-from papercuts.contract import ALL_TABLES, CAMPAIGN_KEYS
+from papercuts.contract import ALL_TABLES, CALIBRATION_KEYS, CALIBRATION_TABLES, CAMPAIGN_KEYS, CONSTANT_UNITS
 from papercuts.paths import PROJECT
 
 CONTRACT = (PROJECT / "data" / "README.md").read_text()
@@ -42,3 +42,16 @@ def test_readme_commands_exist():
     for command in re.findall(r"papercuts (\w+)", readme):
         assert command in commands, command
     assert "make site" in readme.split("\n\n")[1] + readme.split("```sh")[1]
+
+
+def test_every_calibration_column_and_key_is_documented():
+    for table in CALIBRATION_TABLES:
+        heading = table.file + ":"
+        assert f"## {heading}" in CONTRACT, f"no section for {table.file}"
+        assert documented_columns(heading) == {c.name for c in table.columns}, table.file
+    section = CONTRACT.split("/calibration.toml\n", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```toml", 1)[1].split("```", 1)[0]
+    assert set(re.findall(r"^(\w+) =", example, flags=re.M)) == set(CALIBRATION_KEYS)
+    constants = " ".join(CONTRACT.split("## constants.csv", 1)[1].split("\n## ", 1)[0].split())
+    for name, unit in CONSTANT_UNITS.items():
+        assert f"`{name}` (`{unit}`" in constants, name

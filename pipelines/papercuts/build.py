@@ -13,6 +13,7 @@ from pathlib import Path
 import duckdb
 
 from .checks import check_dataset
+from .checks_calibrations import check_calibrations
 from .derive import derive
 from .hugo import run_hugo
 from .ingest import ingest
@@ -40,6 +41,7 @@ def validate(paths: Paths) -> tuple[Dataset, Problems]:
     problems = Problems()
     ds = load_dataset(paths, problems)
     check_dataset(ds, problems, complete=not problems.errors)
+    check_calibrations(ds, problems)
     return ds, problems
 
 

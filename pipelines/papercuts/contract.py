@@ -146,3 +146,72 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
     "base_config": ("config", False),
     "notes": ("text", False),
 }
+
+# Calibrations (data/calibrations/<YYYY-MM-DD>-<server>-<label>/): what one server's spin-wait
+# building blocks cost. Loaded by load_calibrations.py, checked by checks_calibrations.py.
+FLAGS = ("O2", "O3", "native")
+UPPER_BOUNDS = ("excluded", "included")
+INNODB_FUNCTIONS = ("ut_rnd_interval", "ut::random_from_interval", "ut::random_from_interval_fast")
+# constants.csv: name -> the unit its value must be written in.
+CONSTANT_UNITS: dict[str, str] = {
+    "pause_tsc_cycles": "cycles",
+    "pause_ns": "ns",
+    "tsc_ghz": "GHz",
+    "clock_overhead_ns": "ns",
+    "pause_multiplier": "pauses",
+    "innodb_spin_wait_delay": "delay units",
+    "cycle_timer_overhead": "cycles",
+    "timebase_mhz": "MHz",
+}
+_SPREAD = (_c("calls", "int", minimum=1, maximum=1e12), _c("repetitions", "int", minimum=1, maximum=100_000))
+
+UT_DELAY = Table("calibration_ut_delay", "ut_delay.csv", (
+    _c("series", "name", True), _c("version", "version"), _c("flags", "enum", choices=FLAGS),
+    _c("delay", "int", True, minimum=0, maximum=100_000),
+    _c("multiplier", "int", minimum=1, maximum=1_000_000),
+    _c("us_per_call", "float", True, minimum=0, maximum=1e7), *_SPREAD,
+    *(_c(s, "float", minimum=0, maximum=1e7) for s in ("stddev_us", "min_us", "max_us")),
+    _c("note", "text"),
+), key=("series", "delay"))
+
+PRNG = Table("calibration_prng", "prng.csv", (
+    _c("function", "name", True), _c("innodb_function", "enum", choices=INNODB_FUNCTIONS),
+    _c("version", "version"), _c("flags", "enum", True, choices=FLAGS),
+    _c("upper_bound", "enum", choices=UPPER_BOUNDS), _c("n", "int", minimum=1, maximum=1_000_000),
+    _c("ns_per_call", "float", True, minimum=0, maximum=1e9), *_SPREAD,
+    *(_c(s, "float", minimum=0, maximum=1e9) for s in ("stddev_ns", "min_ns", "max_ns")),
+    _c("mean_draw", "float", minimum=0, maximum=1e6), _c("note", "text"),
+), key=("function", "version", "flags", "upper_bound"))
+
+CALIBRATION_CONSTANTS = Table("calibration_constants", "constants.csv", (
+    _c("name", "enum", True, choices=tuple(CONSTANT_UNITS)),
+    _c("value", "float", True, minimum=0, maximum=1e12), _c("unit", "text", True),
+    _c("repetitions", "int", minimum=1, maximum=100_000),
+    *(_c(s, "float", minimum=0, maximum=1e12) for s in ("stddev", "min", "max")),
+    _c("note", "text"),
+), key=("name",))
+
+CALIBRATION_TABLES = (UT_DELAY, PRNG, CALIBRATION_CONSTANTS)
+# The column whose printed text is kept beside its value ("0.00" stays "0.00").
+PRINTED = {"calibration_ut_delay": "us_per_call", "calibration_prng": "ns_per_call",
+           "calibration_constants": "value"}
+CPU_FEATURES = ("pause", "rdtsc", "crc32")
+
+# calibration.toml: key -> (type, required)
+CALIBRATION_KEYS: dict[str, tuple[str, bool]] = {
+    "title": ("text", True),
+    "server": ("server", True),
+    "source": ("source", True),
+    "contributor": ("text", True),
+    "date": ("date", True),
+    "method": ("text", True),
+    "cpu_model": ("text", False),
+    "cores": ("int", False),
+    "arch": ("text", False),
+    "kernel": ("text", False),
+    "compiler": ("text", False),
+    "missing": ("features", False),
+    "campaign": ("campaign", False),
+    "measure": ("text", False),
+    "notes": ("text", False),
+}

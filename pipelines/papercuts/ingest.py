@@ -5,6 +5,7 @@ import duckdb
 
 from .contract import ALL_TABLES
 from .db import sql_files, table_name
+from .ingest_calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 from .load import Dataset
 
 CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
@@ -27,6 +28,8 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
         con.execute(path.read_text())
     order = [table_name(p) for p in sql_files("schema")]
     for name in order:
+        if name in CALIBRATION_SCHEMAS:
+            continue  # filled by ingest_calibrations below
         if name == "campaigns":
             rows = [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_published"]} for m in ds.campaigns]
             _insert(con, "campaigns", list(CAMPAIGN_COLUMNS), rows)
@@ -41,3 +44,4 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
             columns = ["campaign", *columns, "file", "line"]
         rows = [{**r, "file": r["_published"], "line": r["_line"]} for r in ds.rows[name]]
         _insert(con, name, columns, rows)
+    ingest_calibrations(ds, con, _insert)

@@ -9,6 +9,7 @@ from pathlib import Path
 from .contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, Table
 from .csvfile import parse_csv
 from .fields import FieldError, convert
+from .load_calibrations import load_calibrations
 from .paths import Paths
 from .problems import Problems
 
@@ -122,6 +123,8 @@ def load_dataset(paths: Paths, problems: Problems) -> Dataset:
         elif entry.name == "campaigns" and entry.is_dir():
             for cdir in sorted(entry.iterdir()):
                 _load_campaign(cdir, paths, ds, problems)
+        elif entry.name == "calibrations" and entry.is_dir():
+            load_calibrations(entry, paths, ds.rows, problems)
         elif entry.name not in ("README.md",) and not entry.name.startswith("."):
             problems.error(rel, 1, 1, "unexpected file or folder in data/",
                            "results go under data/campaigns/<YYYY-MM-DD-name>/")
