@@ -1,0 +1,56 @@
+"""What a parser returns when it cannot give rows: a ParseError (malformed text) or a Gap (no text).
+
+A malformed file is the contributor's to fix, so ParseError is a UserError carrying one Problem with
+file and line, shown like every other data problem. A missing or empty file is not an error: mytools
+archives commit zero-length files and leave large blobs out, so the caller records a Gap and shows it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from ..problems import Problem, UserError
+
+T = TypeVar("T")
+
+
+class ParseError(UserError):
+    """Malformed raw output: one problem at path:line, with a hint on how to fix or regenerate it."""
+
+    def __init__(self, path: str, line: int, message: str, hint: str = "") -> None:
+        self.problem = Problem(path, max(line, 1), 1, "error", message, hint)
+        super().__init__(self.problem.render(), [self.problem])
+        self.path, self.line = path, max(line, 1)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A raw file that should be there and is not (or holds nothing): a value shown as missing."""
+
+    path: str
+    reason: str  # "missing" or "empty"
+
+    def __bool__(self) -> bool:  # `if result:` reads as "did we get rows?"
+        return False
+
+
+def blank(text: str) -> bool:
+    return not text.strip()
+
+
+def read(path: str | Path, parse: Callable[[str, str], T], display: str | None = None) -> T | Gap:
+    """The one file-reading edge: a Gap for a missing or empty file, else parse(text, path)."""
+    p = Path(path)
+    shown = display or str(path)
+    if not p.is_file():
+        return Gap(shown, "missing")
+    raw = p.read_bytes()
+    if not raw.strip():
+        return Gap(shown, "empty")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")  # old iostat/vmstat outputs in a legacy locale
+    return parse(text, shown)

@@ -1,0 +1,109 @@
+"""sysstat `iostat -x` output for one named device, columns mapped by header name.
+
+Three header layouts occur (ub16 `Device: rrqm/s wrqm/s r/s w/s rkB/s ...`, ub18 and sysstat 12
+`Device r/s rkB/s ...`), and without `-k` older versions print `rMB/s`/`wMB/s`: `rkb_per_s` and
+`wkb_per_s` normalise. Numbers may use a decimal comma (de_DE). Without `-y` the first report is
+the average since boot: the caller says which (`since_boot`), since the text cannot. Devices are
+never summed: md arrays would count their members twice.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import Gap, ParseError, blank
+from .numbers import decimal_comma
+
+HINT = "iostat output must come from `iostat -x` (with -k for kB); regenerate it or remove the file"
+
+
+@dataclass(frozen=True)
+class Sample:
+    report: int  # 1-based report number, counted before the since-boot report is dropped
+    line: int
+    values: tuple[tuple[str, float], ...]
+
+    def get(self, column: str) -> float | None:
+        return dict(self.values).get(column)
+
+    def _kb(self, kb: str, mb: str, sectors: str) -> float | None:
+        d = dict(self.values)
+        if kb in d:
+            return d[kb]
+        if mb in d:
+            return d[mb] * 1024
+        if sectors in d:
+            return d[sectors] / 2  # 512-byte sectors
+        return None
+
+    @property
+    def rkb_per_s(self) -> float | None:
+        return self._kb("rkB/s", "rMB/s", "rsec/s")
+
+    @property
+    def wkb_per_s(self) -> float | None:
+        return self._kb("wkB/s", "wMB/s", "wsec/s")
+
+
+@dataclass(frozen=True)
+class Iostat:
+    device: str
+    columns: tuple[str, ...]
+    samples: tuple[Sample, ...]  # the device's rows, since-boot report dropped when asked
+    devices: tuple[str, ...]  # every device seen, for messages
+    cpus: int | None = None
+    dropped_since_boot: bool = False
+
+
+def parse(text: str, path: str = "<iostat>", *, device: str, since_boot: bool) -> Iostat | Gap:
+    """Rows of `device`; `since_boot=True` when iostat ran without -y (first report dropped)."""
+    if blank(text):
+        return Gap(path, "empty")
+    cpus = None
+    columns: list[str] | None = None
+    report = 0
+    in_devices = False
+    rows: list[Sample] = []
+    devices: list[str] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        tokens = raw.split()
+        if not tokens:
+            in_devices = False
+            continue
+        if lineno <= 2 and (m := re.search(r"\((\d+) CPU\)", raw)):
+            cpus = int(m[1])
+            continue
+        if tokens[0] == "avg-cpu:":
+            in_devices = False
+            continue
+        if tokens[0] in ("Device:", "Device"):
+            report += 1
+            header = [t for t in tokens[1:]]
+            if columns is not None and header != columns:
+                raise ParseError(path, lineno, "the device header changes within the file", HINT)
+            columns, in_devices = header, True
+            continue
+        if not in_devices:
+            continue  # Linux ... banner, avg-cpu numbers, -t timestamps
+        assert columns is not None
+        if len(tokens) != len(columns) + 1:
+            raise ParseError(path, lineno, f"{len(tokens)} fields where the header has {len(columns) + 1}",
+                             HINT)
+        name = tokens[0]
+        if name not in devices:
+            devices.append(name)
+        if name != device:
+            continue
+        numbers = [decimal_comma(t) for t in tokens[1:]]
+        if any(n is None for n in numbers):
+            bad = tokens[1 + numbers.index(None)]
+            raise ParseError(path, lineno, f"'{bad}' is not a number", HINT)
+        rows.append(Sample(report, lineno, tuple(zip(columns, numbers, strict=True))))
+    if columns is None:
+        raise ParseError(path, 1, "no device report (Device ... r/s ...) in the iostat output", HINT)
+    if device not in devices:
+        raise ParseError(path, 1, f"device '{device}' is not in the iostat output",
+                         f"devices present: {', '.join(devices) or 'none'}")
+    if since_boot:
+        rows = [r for r in rows if r.report != 1]
+    return Iostat(device, tuple(columns), tuple(rows), tuple(devices), cpus, since_boot)

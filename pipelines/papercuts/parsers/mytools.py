@@ -1,0 +1,313 @@
+"""Mark Callaghan's mytools sysbench result trees and summary files.
+
+* build names `x.<build>.<config>.pk<N>` -> DBMS and version (`my8028` mysql 8.0.28, `pg1023`
+  postgres 10.23, `pg110` 11.0, `ma100434` mariadb 10.4.34, `fbmy5635_...` fbmysql 5.6.35); order
+  them with `order_key` (by parsed version), never as strings;
+* per-test file names in `x.*/`: `sb.<kind>.<test>.range<R>.pk<N>.dop<threads>`;
+* `qps.abs|rel.<tag>.csv` (no header; `<test>_range=<R>` first) + `.tsv` (column names, and the
+  base as `Relative to:` in rel files);
+* `sb.met.*` (an.sh) and `o.met.*` (sum_met.sh; three column editions, a double TAB after cpu/o
+  in the header and in relative rows only, `inf` when only the base is 0).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..versions import parse_version
+from .errors import Gap, ParseError, blank, read
+from .numbers import plain
+
+HINT = "this file does not have the shape mytools writes; regenerate it or remove it"
+DBMS_PREFIXES = (("fbmy", "fbmysql"), ("my", "mysql"), ("ma", "mariadb"), ("pg", "postgres"))
+
+
+@dataclass(frozen=True)
+class BuildName:
+    text: str  # as written, e.g. "x.my8028_rel_o2nofp.z11a_c32r128.pk1"
+    build: str  # "my8028_rel_o2nofp"
+    config: str | None  # "z11a_c32r128"
+    pk: int | None
+    dbms: str | None  # None when the prefix is not a known DBMS ("sh", "v4")
+    version: str | None  # "8.0.28"
+    tag: str  # what follows the version digits: "_rel_o2nofp", "_202203072101"
+
+    def order_key(self) -> tuple:
+        """DBMS, then version as a version, then the text: unknown versions last."""
+        known = self.version is not None
+        return (self.dbms or "~", 0 if known else 1, parse_version(self.version) if known else (),
+                self.text)
+
+
+def _version(dbms: str, digits: str, pre: str) -> str | None:
+    if dbms == "mariadb":  # two digits each: 100434 -> 10.4.34, 110803 -> 11.8.3
+        if len(digits) not in (4, 6):
+            return None
+        parts = [digits[i:i + 2] for i in range(0, len(digits), 2)]
+    elif dbms == "postgres":  # 10 and later: major.minor; 9.x: 9.6.24
+        if digits[0] == "1" and len(digits) >= 2:
+            parts = [digits[:2], digits[2:]] if len(digits) > 2 else [digits]
+        elif len(digits) >= 2:
+            parts = [digits[0], digits[1], digits[2:]] if len(digits) > 2 else [digits[0], digits[1]]
+        else:
+            parts = [digits]
+    else:  # mysql, fbmysql: 8028 -> 8.0.28, 5651 -> 5.6.51, 9500 -> 9.5.0
+        if len(digits) < 3:
+            return None
+        parts = [digits[0], digits[1], digits[2:]]
+    return ".".join(str(int(p)) for p in parts if p) + pre
+
+
+def parse_build_name(text: str) -> BuildName:
+    """`x.<build>.<config>.pk<N>`, `<build>.<config>` or a bare build name."""
+    name = text.strip().rstrip("/").rsplit("/", 1)[-1]
+    core = name[2:] if name.startswith("x.") else name
+    pk = None
+    if m := re.search(r"\.pk(\d+)$", core):
+        pk, core = int(m[1]), core[: m.start()]
+    build, _, config = core.partition(".")
+    dbms = version = None
+    tag = ""
+    for prefix, candidate in DBMS_PREFIXES:
+        if m := re.match(rf"^{prefix}(\d+)((?:alpha|beta|rc)\d*)?(.*)$", build):
+            dbms, version, tag = candidate, _version(candidate, m[1], m[2] or ""), m[3]
+            break
+    if version is None:
+        dbms = None
+    return BuildName(text, build, config or None, pk, dbms, version, tag)
+
+
+@dataclass(frozen=True)
+class TestFile:
+    """One per-test file of a result tree, named `sb.<kind>.<test>.range<R>.pk<N>[.dop<T>|.<k>]`."""
+
+    kind: str  # "o", "met", "vm", "io", "time", "perf.hw", "perf.rep.f", "prepare.o", ...
+    test: str  # "point-query", "point-query.pre", "scan.warm"
+    range: int
+    pk: int
+    threads: int | None
+    repeat: int | None  # the trailing .<k> of perf files
+
+
+_TEST_FILE = re.compile(
+    r"^sb\.(?P<kind>prepare\.[a-z]+|perf\.rep\.g\.(?:graph|flat)|perf\.rep\.[a-z]|perf\.[a-z]+|[a-z]+)\.(?P<test>[a-z][a-z0-9-]*(?:\.[a-z]+)?)"
+    r"\.range(?P<range>\d+)\.pk(?P<pk>\d+)(?:\.dop(?P<dop>\d+)|\.(?P<k>\d+))?(?:\.gz)?$")
+
+
+def parse_test_file_name(name: str) -> TestFile | None:
+    m = _TEST_FILE.match(name.rsplit("/", 1)[-1])
+    if not m:
+        return None
+    return TestFile(m["kind"], m["test"], int(m["range"]), int(m["pk"]),
+                    int(m["dop"]) if m["dop"] else None, int(m["k"]) if m["k"] else None)
+
+
+@dataclass(frozen=True)
+class QpsRow:
+    line: int
+    test: str  # "point-query", "scan.warm"
+    range: int | None
+    values: tuple[float, ...]  # one per column (Krows/s for scan: see formats)
+
+
+@dataclass(frozen=True)
+class QpsTable:
+    columns: tuple[BuildName, ...]
+    rows: tuple[QpsRow, ...]
+    relative_to: BuildName | None = None  # rel files: the base left out of the columns
+
+    def long(self) -> list[tuple[str, int | None, BuildName, float]]:
+        return [(r.test, r.range, c, v) for r in self.rows for c, v in zip(self.columns, r.values, strict=True)]
+
+
+def _test_range(label: str, path: str, lineno: int) -> tuple[str, int | None]:
+    m = re.fullmatch(r"(.+?)(?:_range=(\d+))?", label.strip())
+    if not m or not m[1]:
+        raise ParseError(path, lineno, f"'{label}' is not a test name like point-query_range=100", HINT)
+    return m[1], int(m[2]) if m[2] else None
+
+
+def parse_qps(csv_text: str, tsv_text: str, csv_path: str = "<qps.csv>",
+              tsv_path: str = "<qps.tsv>") -> QpsTable | Gap:
+    """A `qps.abs|rel.<tag>.csv` with the column names taken from its sibling `.tsv`."""
+    if blank(csv_text):
+        return Gap(csv_path, "empty")
+    if blank(tsv_text):
+        return Gap(tsv_path, "empty")
+    names: dict[int, str] = {}
+    base = None
+    for line in tsv_text.splitlines():
+        if m := re.fullmatch(r"Relative to: (\S+)", line.strip()):
+            base = parse_build_name(m[1])
+        elif m := re.fullmatch(r"col-(\d+) : (\S+)", line.strip()):
+            names[int(m[1])] = m[2]
+    if not names or sorted(names) != list(range(1, len(names) + 1)):
+        raise ParseError(tsv_path, 1, "no 'col-N : name' lines numbered 1..N", HINT)
+    columns = tuple(parse_build_name(names[i]) for i in range(1, len(names) + 1))
+    rows: list[QpsRow] = []
+    for lineno, line in enumerate(csv_text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        label, *cells = line.strip().split(",")
+        if len(cells) != len(columns):
+            raise ParseError(csv_path, lineno, f"{len(cells)} values where {tsv_path} names "
+                             f"{len(columns)} columns", "the .csv and .tsv must come from one sum_qps_csv.sh run")
+        values = [plain(c) for c in cells]
+        if any(v is None for v in values):
+            bad = cells[values.index(None)]
+            raise ParseError(csv_path, lineno, f"'{bad}' is not a number", HINT)
+        test, rng = _test_range(label, csv_path, lineno)
+        rows.append(QpsRow(lineno, test, rng, tuple(values)))
+    return QpsTable(columns, tuple(rows), base)
+
+
+@dataclass(frozen=True)
+class SbMet:
+    """`sb.met.*`: iostat and vmstat averages normalised by the test's rate (an.sh)."""
+
+    io: tuple[tuple[str, float], ...]
+    vm: tuple[tuple[str, float], ...]
+
+    def get(self, column: str) -> float | None:
+        """A per-op column; `samp` is in both parts, read it from `io` or `vm`."""
+        return dict(self.io + self.vm).get(column) if column != "samp" else None
+
+
+def parse_sb_met(text: str, path: str = "<sb.met>") -> SbMet | Gap:
+    if blank(text):
+        return Gap(path, "empty")
+    parts: list[tuple[tuple[str, float], ...]] = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("samp\t"):
+            if i + 1 >= len(lines):
+                raise ParseError(path, i + 1, "a header line without its values", HINT)
+            header, values = line.split("\t"), lines[i + 1].split("\t")
+            numbers = [plain(v) for v in values]
+            if len(values) != len(header) or any(n is None for n in numbers):
+                raise ParseError(path, i + 2, f"expected {len(header)} numbers under '{line}'", HINT)
+            parts.append(tuple(zip(header, numbers, strict=True)))
+    if len(parts) != 2:
+        raise ParseError(path, 1, f"expected an iostat and a vmstat part, found {len(parts)}", HINT)
+    return SbMet(parts[0], parts[1])
+
+
+@dataclass(frozen=True)
+class MetRow:
+    line: int
+    variant: BuildName
+    values: tuple[tuple[str, float], ...]  # relative rows: inf when only the base is 0
+
+    def get(self, column: str) -> float | None:
+        return dict(self.values).get(column)
+
+
+@dataclass(frozen=True)
+class MetBlock:
+    line: int
+    name: str  # "sb.met.point-query.pre.range100.pk1.dop40"
+    test: str
+    range: int | None
+    threads: int | None
+    prepare: bool  # the load step (sb.prepare.met.*)
+    columns: tuple[str, ...]  # the edition: with or without cs/o and r/o
+    absolute: tuple[MetRow, ...]
+    relative: tuple[MetRow, ...]  # "relative to first result": the first absolute row is the base
+
+
+_BLOCK = re.compile(r"^sb\.(prepare\.)?met\.(?P<test>.+?)\.range(?P<range>\d+)\.pk\d+(?:\.dop(?P<dop>\d+))?$")
+
+
+def _met_value(text: str) -> float | None:
+    return math.inf if text == "inf" else plain(text)
+
+
+def parse_o_met(text: str, path: str = "<o.met>") -> tuple[MetBlock, ...] | Gap:
+    """`o.met.*`: one block per test; columns read from each block's header line."""
+    if blank(text):
+        return Gap(path, "empty")
+    blocks: list[MetBlock] = []
+    current: dict | None = None
+    section = None
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\n")
+        if not line.strip():
+            continue
+        if m := _BLOCK.match(line.strip()):
+            if current:
+                blocks.append(MetBlock(**current))
+            current = {"line": lineno, "name": line.strip(), "test": m["test"], "range": int(m["range"]),
+                       "threads": int(m["dop"]) if m["dop"] else None, "prepare": bool(m[1]),
+                       "columns": (), "absolute": (), "relative": ()}
+            section = None
+            continue
+        if current is None:
+            raise ParseError(path, lineno, "text before the first block name (sb.met....)", HINT)
+        if line.startswith("base1 "):
+            continue  # sum_met_dop.sh: "base1 <file> and base2 <file>"
+        if line.startswith("--- "):
+            section = "absolute" if "absolute" in line else "relative"
+            continue
+        fields = [f for f in line.split("\t") if f != ""]
+        if "dbms" in fields:
+            current["columns"] = tuple(fields[:-1])
+            continue
+        if section is None or not current["columns"]:
+            raise ParseError(path, lineno, "a row before its '--- absolute' header", HINT)
+        if len(fields) != len(current["columns"]) + 1:
+            raise ParseError(path, lineno, f"{len(fields)} fields where the header has "
+                             f"{len(current['columns']) + 1}", HINT)
+        numbers = [_met_value(f) for f in fields[:-1]]
+        if any(n is None for n in numbers):
+            raise ParseError(path, lineno, f"'{fields[numbers.index(None)]}' is not a number", HINT)
+        row = MetRow(lineno, parse_build_name(fields[-1]), tuple(zip(current["columns"], numbers, strict=True)))
+        current[section] = (*current[section], row)
+    if current:
+        blocks.append(MetBlock(**current))
+    return tuple(blocks)
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    variant: BuildName
+    file: TestFile
+    path: str  # relative to the tree root
+    result: object  # the parsed file, or a Gap
+
+
+EXPECTED = ("o", "met", "vm", "io")  # what run.sh writes for every test and thread count
+
+
+def load_tree(root: str | Path, device: str | None = None) -> tuple[TreeEntry, ...]:
+    """Every per-test file under `x.*` folders of a mytools result tree, parsed; an expected file
+    that is absent or empty is a Gap (sb.io needs the iostat `device` to be parsed at all)."""
+    from . import iostat, perf_report, perf_stat, sysbench, vmstat
+
+    root = Path(root)
+    parsers = {"o": sysbench.parse, "met": parse_sb_met, "vm": vmstat.parse,
+               "perf.hw": perf_stat.parse, "perf.rep.f": perf_report.parse}
+    if device is not None:
+        parsers["io"] = lambda text, path: iostat.parse(text, path, device=device, since_boot=False)
+    entries: list[TreeEntry] = []
+    for vdir in sorted(p for p in root.rglob("x.*") if p.is_dir()):
+        variant = parse_build_name(vdir.name)
+        seen: dict[tuple, set[str]] = {}
+        for f in sorted(vdir.iterdir()):
+            tf = parse_test_file_name(f.name)
+            if tf is None or tf.kind not in parsers or f.suffix == ".gz":
+                continue
+            rel = f.relative_to(root).as_posix()
+            entries.append(TreeEntry(variant, tf, rel, read(f, parsers[tf.kind], rel)))
+            seen.setdefault((tf.test, tf.range, tf.pk, tf.threads), set()).add(tf.kind)
+        for (test, rng, pk, threads), kinds in sorted(seen.items(), key=str):
+            if "o" not in kinds or threads is None:
+                continue
+            for kind in EXPECTED:
+                if kind not in kinds and kind in parsers:
+                    name = f"sb.{kind}.{test}.range{rng}.pk{pk}.dop{threads}"
+                    rel = (vdir / name).relative_to(root).as_posix()
+                    entries.append(TreeEntry(variant, TestFile(kind, test, rng, pk, threads, None), rel,
+                                             Gap(rel, "missing")))
+    return tuple(sorted(entries, key=lambda e: (e.variant.order_key(), e.path)))

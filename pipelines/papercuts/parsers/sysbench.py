@@ -1,0 +1,284 @@
+"""sysbench text output (0.5, 1.0 and 1.1; OLTP Lua tests and the cpu/memory/mutex tests).
+
+One statistics report is a run of known `key: value` lines that ends with
+`execution time (avg/stddev):`. `--report-checkpoints` prints complete reports first, each counting
+only its own interval (the final report too, then: it covers the time since the last checkpoint),
+so `SysbenchRun.qps` sums them over the cumulative total time. 1.0 says `General statistics`/
+`total time`, 1.1 `Throughput`/`time elapsed`; 0.5 has no `queries:` line (QPS is read/write
+requests + other operations) and writes `2.04ms`. EXPLAIN text from custom Lua scripts, histogram
+bars and warm-up messages are not results and are kept apart or skipped.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import Gap, ParseError, blank
+from .numbers import plain, strip_unit
+
+HINT = "this does not look like complete sysbench output; rerun the test or remove the file"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One `--report-interval` line."""
+
+    line: int
+    time_s: float
+    threads: int | None = None
+    tps: float | None = None
+    qps: float | None = None
+    eps: float | None = None
+    reads_per_s: float | None = None
+    writes_per_s: float | None = None
+    other_per_s: float | None = None
+    latency_ms: float | None = None
+    latency_pct: float | None = None
+    errors_per_s: float | None = None
+    reconnects_per_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """One statistics report: the final one, or a `--report-checkpoints` one (checkpoint_s set)."""
+
+    line: int
+    checkpoint_s: float | None = None
+    reads: int | None = None
+    writes: int | None = None
+    other: int | None = None
+    queries_total: int | None = None
+    transactions: int | None = None
+    tps: float | None = None
+    queries: int | None = None
+    qps: float | None = None
+    ignored_errors: int | None = None
+    reconnects: int | None = None
+    deadlocks: int | None = None
+    rw_requests_per_s: float | None = None  # 0.5
+    other_operations_per_s: float | None = None  # 0.5
+    total_time_s: float | None = None
+    events: int | None = None
+    events_per_s: float | None = None  # 1.1 "events/s (eps)", cpu "events per second"
+    operations_per_s: float | None = None  # memory test
+    mib_per_s: float | None = None  # memory test
+    latency_min_ms: float | None = None
+    latency_avg_ms: float | None = None
+    latency_max_ms: float | None = None
+    latency_sum_ms: float | None = None
+    percentiles: tuple[tuple[float, float], ...] = ()  # (percentile, ms); may be < min (histogram buckets)
+
+    @property
+    def query_rate(self) -> float | None:
+        """Queries per second of this report (0.5: read/write requests + other operations)."""
+        if self.qps is not None:
+            return self.qps
+        if self.rw_requests_per_s is not None:
+            return self.rw_requests_per_s + (self.other_operations_per_s or 0.0)
+        return None
+
+
+@dataclass(frozen=True)
+class SysbenchRun:
+    version: str | None  # "1.0.20", "1.1.0-3ceba0b", "0.5"
+    threads: int | None
+    command: str | None  # the command line when a wrapper wrote it first (mytools, run.sh)
+    cpus: int | None  # mytools' second line, "8 CPUs"
+    test: str | None  # Lua script or built-in test, from the command line
+    final: Report
+    checkpoints: tuple[Report, ...] = ()
+    intervals: tuple[Interval, ...] = ()
+    explain: tuple[str, ...] = ()
+    histogram: tuple[tuple[float, int], ...] = ()
+
+    @property
+    def qps(self) -> float | None:
+        """Queries/s over the whole run, checkpoints included."""
+        if not self.checkpoints:
+            return self.final.query_rate
+        reports = (*self.checkpoints, self.final)
+        if any(r.queries_total is None for r in reports) or not self.final.total_time_s:
+            return None
+        return sum(r.queries_total for r in reports) / self.final.total_time_s
+
+    @property
+    def tps(self) -> float | None:
+        if not self.checkpoints:
+            return self.final.tps
+        reports = (*self.checkpoints, self.final)
+        if any(r.transactions is None for r in reports) or not self.final.total_time_s:
+            return None
+        return sum(r.transactions for r in reports) / self.final.total_time_s
+
+
+_VERSION = re.compile(r"^sysbench (\d[\w.\-]*?):?(?:\s|$)")
+_COMMAND = re.compile(r"\s(run|prepare|cleanup)(\s|$)")
+_COUNT_RATE = re.compile(r"^(\d+)\s*\((\d+(?:\.\d+)?) per sec\.\)$")
+_CHECKPOINT = re.compile(r"^\[\s*(\d+(?:\.\d+)?)s\s*\] Checkpoint report:$")
+_INTERVAL = re.compile(r"^\[\s*(\d+(?:\.\d+)?)s\s*\]\s+(.*)$")
+_PERCENTILE = re.compile(r"^(?:(\d+(?:\.\d+)?)th percentile|approx\.\s+(\d+(?:\.\d+)?) percentile)$")
+_HISTOGRAM = re.compile(r"^(\d+(?:\.\d+)?) \|\**\s+(\d+)$")
+_MEMORY_OPS = re.compile(r"^Total operations: (\d+) \((\d+(?:\.\d+)?) per second\)$")
+_MEMORY_MIB = re.compile(r"^(\d+(?:\.\d+)?) MiB transferred \((\d+(?:\.\d+)?) MiB/sec\)$")
+_SECTIONS = {"SQL statistics:", "OLTP test statistics:", "General statistics:", "Throughput:",
+             "Latency (ms):", "Threads fairness:", "queries performed:", "CPU speed:",
+             "response time:", "Latency histogram (values are in milliseconds)"}
+# key -> (field, kind): int, float (a time or latency, unit suffix allowed), count_rate, rate
+_KEYS = {
+    "read": ("reads", "int"), "write": ("writes", "int"), "other": ("other", "int"),
+    "total": ("queries_total", "int"), "transactions": ("transactions", "count_rate"),
+    "queries": ("queries", "count_rate"), "ignored errors": ("ignored_errors", "count_rate"),
+    "reconnects": ("reconnects", "count_rate"), "deadlocks": ("deadlocks", "count_rate"),
+    "read/write requests": ("rw_requests_per_s", "rate"),
+    "other operations": ("other_operations_per_s", "rate"),
+    "total time": ("total_time_s", "float"), "time elapsed": ("total_time_s", "float"),
+    "total number of events": ("events", "int"), "events/s (eps)": ("events_per_s", "float"),
+    "events per second": ("events_per_s", "float"),
+    "min": ("latency_min_ms", "float"), "avg": ("latency_avg_ms", "float"),
+    "max": ("latency_max_ms", "float"), "sum": ("latency_sum_ms", "float"),
+    "total time taken by event execution": (None, "float"),
+    "events (avg/stddev)": (None, "any"), "percentile stats": (None, "any"),
+}
+_COUNT_RATE_FIELDS = {"transactions": "tps", "queries": "qps"}
+_INTERVAL_KEYS = {"thds": "threads", "threads": "threads", "tps": "tps", "qps": "qps", "eps": "eps",
+                  "reads/s": "reads_per_s", "reads": "reads_per_s", "writes/s": "writes_per_s",
+                  "writes": "writes_per_s", "err/s": "errors_per_s", "errors": "errors_per_s",
+                  "reconn/s": "reconnects_per_s", "reconnects": "reconnects_per_s"}
+
+
+def _interval(lineno: int, time_s: float, rest: str, path: str) -> Interval:
+    values: dict = {"line": lineno, "time_s": time_s}
+    m = re.search(r"\(r/w/o: ([\d.]+)/([\d.]+)/([\d.]+)\)", rest)
+    if m:
+        values.update(reads_per_s=float(m[1]), writes_per_s=float(m[2]), other_per_s=float(m[3]))
+        rest = rest.replace(m[0], " ")
+    m = re.search(r"lat \(ms,([\d.]+)%\):\s*([\d.]+)|response time:\s*([\d.]+)ms \(([\d.]+)%\)", rest)
+    if m:
+        values["latency_ms"] = float(m[2] or m[3])
+        values["latency_pct"] = float(m[1] or m[4])
+        rest = rest.replace(m[0], " ")
+    # "err/s 0.00" (Lua report_default) and "err/s: 0.00" (built-in) both occur, commas in 0.5.
+    for key, value in re.findall(r"([a-z/]+):?\s+(\d+(?:\.\d+)?),?", rest):
+        if key not in _INTERVAL_KEYS:
+            raise ParseError(path, lineno, f"unknown field '{key}' in an intermediate report", HINT)
+        name = _INTERVAL_KEYS[key]
+        values[name] = int(value) if name == "threads" else float(value)
+    return Interval(**values)
+
+
+def parse(text: str, path: str = "<sysbench>") -> SysbenchRun | Gap:
+    if blank(text):
+        return Gap(path, "empty")
+    version = threads = command = cpus = None
+    reports: list[Report] = []
+    intervals: list[Interval] = []
+    explain: list[str] = []
+    histogram: list[tuple[float, int]] = []
+    current: dict | None = None
+    started = False
+    fatal: tuple[int, str] | None = None
+
+    def close() -> None:
+        nonlocal current
+        if current is not None:
+            reports.append(Report(**current))
+            current = None
+
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if lineno == 1 and not _VERSION.match(line) and _COMMAND.search(line):
+            command = line
+            continue
+        if lineno == 2 and command and (m := re.fullmatch(r"(\d+) CPUs", line)):
+            cpus = int(m[1])
+            continue
+        if version is None and (m := _VERSION.match(line)):
+            version = m[1]
+            continue
+        if m := re.fullmatch(r"Number of threads: (\d+)", line):
+            threads = int(m[1])
+            continue
+        if line == "Threads started!":
+            started = True
+            continue
+        if not started:
+            if line.startswith(("explain", "for ", "table ", "->")) or raw.startswith("\t"):
+                explain.append(raw.rstrip())
+            continue
+        if line.startswith("FATAL:") and fatal is None:
+            fatal = (lineno, line)
+        if m := _CHECKPOINT.match(line):
+            close()
+            current = {"line": lineno, "checkpoint_s": float(m[1])}
+            continue
+        if m := _INTERVAL.match(line):
+            intervals.append(_interval(lineno, float(m[1]), m[2], path))
+            continue
+        if m := _HISTOGRAM.match(line):
+            histogram.append((float(m[1]), int(m[2])))
+            continue
+        if line in _SECTIONS:
+            if current is None and not line.startswith("Latency histogram"):
+                current = {"line": lineno}
+            continue
+        if m := _MEMORY_OPS.match(line):
+            current = current if current is not None else {"line": lineno}
+            current["operations_per_s"] = float(m[2])
+            continue
+        if m := _MEMORY_MIB.match(line):
+            current = current if current is not None else {"line": lineno}
+            current["mib_per_s"] = float(m[2])
+            continue
+        key, sep, value = line.partition(":")
+        key, value = re.sub(r"\s+", " ", key), value.strip()
+        if not sep:
+            continue  # prose: warnings, "Running the test with following options", ...
+        if current is None:
+            current = {"line": lineno}
+        if key == "execution time (avg/stddev)":
+            close()
+            continue
+        if m := _PERCENTILE.fullmatch(key):
+            number = plain(strip_unit(value, "ms"))
+            if number is None:
+                raise ParseError(path, lineno, f"'{value}' is not a latency", HINT)
+            current["percentiles"] = (*current.get("percentiles", ()), (float(m[1] or m[2]), number))
+            continue
+        if key not in _KEYS:
+            continue
+        name, kind = _KEYS[key]
+        if kind == "any" or name is None and kind != "float":
+            continue
+        if kind in ("count_rate", "rate"):
+            m = _COUNT_RATE.fullmatch(value)
+            if not m:
+                raise ParseError(path, lineno, f"'{key}: {value}' is not 'count (rate per sec.)'", HINT)
+            if kind == "rate":
+                current[name] = float(m[2])
+            else:
+                current[name] = int(m[1])
+                if key in _COUNT_RATE_FIELDS:
+                    current[_COUNT_RATE_FIELDS[key]] = float(m[2])
+            continue
+        number = plain(strip_unit(value, "ms", "s"))
+        if number is None or (kind == "int" and not number.is_integer()):
+            raise ParseError(path, lineno, f"'{key}: {value}' is not a number", HINT)
+        if name is not None:
+            current[name] = int(number) if kind == "int" else number
+    if current is not None and len(current) > 1:
+        close()
+    if not reports:
+        where, what = fatal or (1, "")
+        raise ParseError(path, where, "no final statistics in sysbench output"
+                         + (f": {what}" if what else ""), HINT)
+    test = None
+    if command:
+        words = [w for w in command.split() if not w.startswith("-") and "=" not in w]
+        names = [w.rsplit("/", 1)[-1].removesuffix(".lua") for w in words[1:]
+                 if w not in ("run", "prepare", "cleanup")]
+        test = names[0] if names else None
+    return SysbenchRun(version=version, threads=threads, command=command, cpus=cpus, test=test,
+                       final=reports[-1], checkpoints=tuple(reports[:-1]),
+                       intervals=tuple(intervals), explain=tuple(explain), histogram=tuple(histogram))
