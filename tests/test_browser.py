@@ -12,6 +12,9 @@ PAGES_WITH_CHARTS = [
     "/investigations/innodb-busy-wait-8030/", "/investigations/innodb-myrocks-over-time/",
     "/investigations/kernel-mutex-thread-concurrency/", "/investigations/ut-delay-compiler-barrier/",
     "/servers/dell32/", "/servers/percona-2014/",
+    # calibration sections (data/calibrations/) and the page comparing them
+    "/servers/beelink/", "/servers/pn53/", "/servers/ax162-s/", "/servers/socket2/", "/servers/p82/",
+    "/calibration/",
 ]
 
 
@@ -113,3 +116,60 @@ def test_log_scale_thread_axis(page, server):
     open_page(page, server + "/investigations/kernel-mutex-thread-concurrency/")
     labels = page.locator('.vega-chart[data-chart-id="itc-vs-threads"] g.role-axis-label text').all_text_contents()
     assert "1,024" in labels and "1" in labels
+
+
+def _marks(page, chart_id: str, mark: str) -> int:
+    return page.locator(f'.vega-chart[data-chart-id="{chart_id}"] g.mark-{mark}.role-mark > path').count()
+
+
+def _row(page, chart_id: str, *first_cells: str) -> list[str]:
+    """The cells after first_cells of the table row under a chart that starts with them."""
+    for row in page.locator(f"#chart-{chart_id} table tbody tr").all():
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+        if cells[:len(first_cells)] == list(first_cells):
+            return cells[len(first_cells):]
+    raise AssertionError(f"no row {first_cells} under chart {chart_id}")
+
+
+def test_calibration_charts_draw_every_row_and_show_the_seed_numbers(page, server):
+    open_page(page, server + "/investigations/innodb-busy-wait-8030/")
+    # seed 000: 5 servers × (6 delays in 8.0.28 + 7 in 8.0.40), a point each
+    assert _marks(page, "ut-delay", "symbol") == 65
+    assert _row(page, "ut-delay", "dell32", "MySQL 8.0.40")[:7] == ["0.00", "1.23", "2.46", "3.69", "4.91", "6.14",
+                                                                     "7.40"]
+    # 5 servers × 3 functions × 3 flags, a bar each; the fast column once, as one measurement
+    assert _marks(page, "prng-cost", "rect") == 45
+    assert _row(page, "prng-cost", "ut::random_from_interval_fast 8.0.40 · X in [0, N]", "dell32") == ["26", "27",
+                                                                                                       "27"]
+    # innodb_spin_wait_delay 1..10 × 2 rules × 5 servers; at N = 6 the mean goes 2.5 → 3.0, ×1.2
+    assert _marks(page, "spin-wait", "symbol") == 100
+    assert _row(page, "spin-wait", "6")[:3] == ["2.5", "3.0", "1.20"]
+    assert _marks(page, "draw-cost", "rect") == 45
+    assert _row(page, "calibration-servers", "socket2")[-1] == "26"  # the CYCLE timer overhead
+
+
+def test_ut_delay_tooltip_and_legend(page, server):
+    open_page(page, server + "/investigations/innodb-busy-wait-8030/")
+    chart = page.locator('.vega-chart[data-chart-id="ut-delay"]')
+    faded = ("() => document.querySelectorAll("
+             "'[data-chart-id=\"ut-delay\"] g.mark-symbol.role-mark path[opacity=\"0.15\"]').length")
+    assert page.evaluate(faded) == 0
+    chart.locator("g.role-legend-symbol path").first.click()  # beelink
+    page.wait_for_function(f"() => ({faded})() > 0")
+    assert page.evaluate(faded) == 65 - 13
+    page.mouse.move(0, 0)
+    chart.locator("g.mark-symbol.role-mark path").nth(12).hover()  # beelink, 8.0.40, X = 6
+    tooltip = page.locator("#vg-tooltip-element")
+    tooltip.wait_for(state="visible")
+    assert "9.91" in tooltip.inner_text()
+
+
+def test_calibration_page_compares_servers_and_references_seed_004(page, server):
+    open_page(page, server + "/calibration/")
+    assert _marks(page, "servers", "rect") == 5
+    assert _marks(page, "timebase", "symbol") == 22  # 1 + 1 + 10 + 10 runs, from the campaign's file
+    assert _row(page, "timebase", "ut_delay_optim")[:2] == ["1", "225.0"]
+    assert page.locator("section.calibration-entry").count() == 6
+    entry = page.locator('[id="2024-10-23-dell32-busy-wait"]')
+    href = entry.locator("a[download]", has_text="ut_delay.csv").get_attribute("href")
+    assert page.request.get(server + href).text().startswith("series,version,delay,us_per_call,calls\n")

@@ -83,3 +83,8 @@ def investigation_url(slug: str) -> str:
 
 def campaign_url(campaign_id: str) -> str:
     return f"/campaigns/{campaign_id}/"
+
+
+def calibration_url(calibration_id: str | None = None) -> str:
+    """The calibration page, or one calibration's entry on it."""
+    return "/calibration/" + (f"#{calibration_id}" if calibration_id else "")

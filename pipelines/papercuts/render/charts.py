@@ -12,7 +12,7 @@ import duckdb
 
 from ..db import fetch_dicts, query
 from ..problems import UserError
-from . import specs, tables
+from . import calibration_charts, specs, tables
 from .specs import GROUP_ORDER
 
 
@@ -238,6 +238,8 @@ KINDS = {
     "published-summary": published_summary, "throughput-lines": throughput_lines,
     "throughput-vs-setting": throughput_vs_setting, "observations": observations,
 }
+KINDS.update(calibration_charts.KINDS)  # ut-delay, prng-cost, spin-wait, draw-cost, ...
+REQUIRED.update(calibration_charts.REQUIRED)
 
 
 def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:

@@ -11,6 +11,7 @@ from ..db import fetch_dicts, query
 from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
 from .bundle import write_bundle
+from .calibration_pages import calibration_datafiles
 from .charts import make_chart
 from .frontmatter import split
 
@@ -80,13 +81,14 @@ def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Pa
     if len(set(ids)) != len(ids):
         raise UserError(f"{where}: two charts share an id")
     charts = [make_chart(con, d, where) for d in defs]
-    campaigns = list(dict.fromkeys(d["campaign"] for d in defs))
+    campaigns = list(dict.fromkeys(d["campaign"] for d in defs if d.get("campaign")))
+    calibrations = list(dict.fromkeys(c for d in defs for c in d.get("calibrations") or []))
     page_meta = {
         "title": meta["title"], "date": meta["date"], "status": meta["status"],
         "verdict": meta["verdict"], "tldr": meta.get("tldr") or [], "bugs": meta.get("bugs") or [],
         "source": _source(con, meta["source"], where),
         "servers": _servers(con, meta.get("servers") or [], where),
-        "datafiles": datafiles(con, campaigns),
+        "datafiles": datafiles(con, campaigns) + calibration_datafiles(con, calibrations),
         "compared": compared(con, defs),
         "charts": [c.front_matter() for c in charts],
     }

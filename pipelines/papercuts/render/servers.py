@@ -9,6 +9,7 @@ import duckdb
 from ..db import fetch_dicts, query
 from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
+from .calibration_pages import server_sections as calibration_sections
 from .charts import make_chart
 from .jinja import render_template
 
@@ -64,6 +65,7 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
             "id": _slug("summary", s["campaign"]), "kind": "published-summary",
             "title": f"Published rQPS summaries ({s['campaign']})", "caption": "As printed by the source.",
             "campaign": s["campaign"], "server": server}]))
+    sections += calibration_sections(con, server)
     return sections
 
 

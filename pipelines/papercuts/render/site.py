@@ -9,8 +9,9 @@ from ..build_tools import replace_path
 from ..db import fetch_dicts
 from ..paths import Paths
 from ..problems import UserError
-from .frontmatter import page, split
+from .calibration_pages import render_calibration_page
 from .campaigns import render_campaigns
+from .frontmatter import page, split
 from .investigations import render_investigation
 from .servers import render_server
 
@@ -44,6 +45,7 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
         pages += 1
 
     pages += render_campaigns(con, paths, out)
+    pages += render_calibration_page(con, paths, out)
 
     for section, title in (("investigations", "Investigations"), ("servers", "Servers")):
         (out / section).mkdir(exist_ok=True)
