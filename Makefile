@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help site check test serve bench vendor browser lint clean
+.PHONY: help site check test serve bench vendor browser lint clean calibrate
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ lint: $(STAMP) ## ruff on the Python code (also part of make test)
 
 serve: site ## serve public/ on http://127.0.0.1:1313/ with the production headers
 	$(BIN)/papercuts serve
+
+calibrate: $(STAMP) ## measure this machine (ut_delay, PAUSE, PRNG) into data/calibrations/; SERVER=id
+	$(BIN)/papercuts calibrate $(if $(SERVER),--server $(SERVER))
 
 bench: vendor ## time each build stage on the shipped data
 	$(BIN)/papercuts bench

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .calibrate import cli as calibrate_cli
 from .paths import Paths
 from .problems import UserError
 
@@ -81,6 +82,7 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--repeat", type=int, default=3, help="builds per dataset (median is shown)")
     m.add_argument("--servers", type=int, default=20, help="synthetic servers to add")
     m.set_defaults(func=cmd_bench)
+    calibrate_cli.add_parser(sub)
     return p
 
 
