@@ -20,7 +20,7 @@ def _selected(con, d: dict, where: str) -> tuple[list[str], dict[str, str]]:
     ids = d["calibrations"]
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
         raise UserError(f"{where}: 'calibrations' must be a list of calibration folder names")
-    known = {r["id"]: r["server"] for r in fetch_dicts(con, query("calibration_list"), {"server": None})}
+    known = {r["id"]: r["server"] for r in fetch_dicts(con, query("calibration_ids"))}
     missing = [i for i in ids if i not in known]
     if missing:
         raise UserError(f"{where}: unknown calibration {', '.join(missing)} (see data/calibrations/)")

@@ -1,0 +1,2 @@
+-- Every calibration id with its server, for checking a chart's selection.
+SELECT id, server FROM calibrations ORDER BY id;
