@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
 import statistics
 import subprocess
@@ -63,6 +64,7 @@ def test_parse_refuses_what_it_does_not_know():
 def test_files_from_given_runs_pass_the_contract(tmp_path):
     s = Settings("box", "calibrate", "2026-01-02", "tests", max_delay=2, reps=3)
     runs = {"O2": parse(OUTPUT), "O3": parse(OUTPUT)}
+    runs["O2"].cflags, runs["O3"].cflags = ["-O2"], ["-O3"]
     files = calibration_files(runs, {"cpu_model": "Test CPU", "cores": 8, "compiler": "cc 1"}, s, 1.25)
     ut = rows(files["ut_delay.csv"])
     assert ut[1] == {"series": "spin.c -O2", "flags": "O2", "delay": "1", "multiplier": "50",
@@ -79,6 +81,7 @@ def test_files_from_given_runs_pass_the_contract(tmp_path):
     assert constants["innodb_spin_wait_delay"]["value"] == "6"
     meta = tomllib.loads(files["calibration.toml"])
     assert (meta["missing"], meta["cores"], meta["source"]) == (["crc32"], 8, "papercuts-calibrate")
+    assert meta["method"].startswith("papercuts calibrate: spin.c built with -O2, -O3. For each X from 0 to 2")
     data = write_data(tmp_path / "data", {
         f"calibrations/{s.folder}/{name}": text for name, text in files.items()} | {
         "sources.csv": "id,title,author\nsrc,A test source,Tester\npapercuts-calibrate,calibrator,Papercuts\n"})
@@ -163,6 +166,28 @@ def test_a_cpu_without_pause_rdtsc_and_crc32_uses_fallbacks_and_says_so(data_cop
     assert notes["crc32-counter"].startswith("software CRC-32C") and "no rdtsc" in notes["cycle-counter"]
     names = {r["name"] for r in rows((folder / "constants.csv").read_text())}
     assert names == {"clock_overhead_ns", "pause_multiplier", "innodb_spin_wait_delay"}
+
+
+@needs_cc
+def test_a_compiler_without_march_native_gets_mcpu_native_or_skips_the_native_build(data_copy, tmp_path):
+    """GCC on POWER takes -mcpu=native, not -march=native; a compiler with neither skips it."""
+    real = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    for name, refuse, series in (("no-march", "-march=native", "spin.c -O3 -mcpu=native"),
+                                 ("no-native", "=native", None)):
+        cc = tmp_path / f"cc-{name}"
+        cc.write_text(f'#!/bin/sh\ncase "$*" in *{refuse}*) echo "unknown option" >&2; exit 1;; esac\n'
+                      f'exec {real} "$@"\n')
+        cc.chmod(0o755)
+        proc = subprocess.run([sys.executable, "-m", "papercuts.cli", "calibrate", "--data", str(data_copy),
+                               "--server", "dell32", "--label", name, "--reps", "2", "--max-delay", "1"],
+                              capture_output=True, text=True, cwd=data_copy.parent, timeout=120,
+                              env={**os.environ, "CC": str(cc)})
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        [folder] = (data_copy / "calibrations").glob(f"*-dell32-{name}")
+        labels = {r["series"] for r in rows((folder / "ut_delay.csv").read_text())}
+        assert labels == {"spin.c -O2", "spin.c -O3"} | ({series} if series else set()), labels
+        if not series:
+            assert "skipped the native build" in proc.stdout
 
 
 def test_a_bad_server_id_is_refused(data_copy):

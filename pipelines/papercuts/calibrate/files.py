@@ -8,10 +8,9 @@ import json
 import statistics
 from dataclasses import dataclass
 
-from .probe import FLAGS, Probe
+from .probe import Probe
 
 SOURCE_ID = "papercuts-calibrate"
-SERIES = {f: "spin.c " + " ".join(flags) for f, flags in FLAGS.items()}
 # Which InnoDB function each draw variant stands for (seed 000's description of each).
 STANDS_FOR = {"lcg": "ut_rnd_interval", "crc32-counter": "ut::random_from_interval",
               "cycle-counter": "ut::random_from_interval_fast"}
@@ -56,6 +55,11 @@ def _csv(header: list[str], rows: list[list]) -> str:
     return buf.getvalue()
 
 
+def series(probe: Probe) -> str:
+    """A line's label: what was timed and how it was built, e.g. 'spin.c -O3 -march=native'."""
+    return " ".join(["spin.c", *probe.cflags])
+
+
 def missing_features(probe: Probe) -> list[str]:
     missing = [] if probe.relax == "pause" else ["pause"]
     return missing + sorted(f for f in ("rdtsc", "crc32") if not probe.features.get(f))
@@ -66,7 +70,7 @@ def ut_delay_csv(runs: dict[str, Probe], s: Settings) -> str:
     for flags, probe in runs.items():
         for x, calls, values in probe.delays:
             median, sd, lo, hi = spread(values, 4)
-            rows.append([SERIES[flags], flags, x, s.multiplier, median, calls, len(values), sd, lo, hi])
+            rows.append([series(probe), flags, x, s.multiplier, median, calls, len(values), sd, lo, hi])
     return _csv(["series", "flags", "delay", "multiplier", "us_per_call", "calls", "repetitions",
                  "stddev_us", "min_us", "max_us"], rows)
 
@@ -127,7 +131,8 @@ def calibration_toml(runs: dict[str, Probe], facts: dict, s: Settings, seconds: 
     probe = runs["O2"]
     relax = {"pause": "PAUSE instructions", "yield": "YIELD instructions",
              "barrier": "compiler barriers (no PAUSE on this CPU)"}[probe.relax]
-    method = (f"papercuts calibrate: spin.c built with {', '.join(' '.join(FLAGS[f]) for f in runs)}. For each X "
+    builds = ", ".join(" ".join(p.cflags) for p in runs.values())
+    method = (f"papercuts calibrate: spin.c built with {builds}. For each X "
               f"from 0 to {s.max_delay}, clock_gettime(CLOCK_MONOTONIC) around {s.delay_calls} calls of a loop of "
               f"X * {s.multiplier} {relax}; {s.draw_calls} draws per timing for each interval-draw variant "
               f"(lcg, crc32-counter, cycle-counter) and both rules, [0, {s.n}) and [0, {s.n}]; "

@@ -1,6 +1,7 @@
 """Compile spin.c with each set of flags and run it; parse its records (text in, Probe out)."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -9,14 +10,17 @@ from pathlib import Path
 
 from ..problems import UserError
 
-# The seed's three builds: -O2, -O3, and -O3 -march=native -mtune=native.
-FLAGS = {"O2": ["-O2"], "O3": ["-O3"], "native": ["-O3", "-march=native", "-mtune=native"]}
+# The seed's three builds: -O2, -O3, and -O3 -march=native -mtune=native. GCC on POWER has no
+# -march and takes -mcpu=native instead; the first set of flags the compiler accepts is used.
+FLAGS = {"O2": [["-O2"]], "O3": [["-O3"]],
+         "native": [["-O3", "-march=native", "-mtune=native"], ["-O3", "-mcpu=native"]]}
 TIMEOUT_S = 60
 
 
 @dataclass
 class Probe:
     """One run of spin.c: raw values per repetition, as printed."""
+    cflags: list[str] = field(default_factory=list)  # what it was compiled with
     relax: str = ""
     features: dict[str, bool] = field(default_factory=dict)
     selftest: dict[str, str] = field(default_factory=dict)
@@ -58,9 +62,10 @@ def parse(text: str) -> Probe:
 
 
 def compiler() -> str:
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    """$CC if set, else cc, gcc or clang."""
+    cc = shutil.which(os.environ.get("CC") or "cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
-        raise UserError("no C compiler found (cc, gcc or clang); install one, e.g. apt-get install gcc")
+        raise UserError("no C compiler found ($CC, cc, gcc or clang); install one, e.g. apt-get install gcc")
     return cc
 
 
@@ -69,24 +74,29 @@ def compiler_version(cc: str) -> str:
     return (out.stdout.splitlines() or [Path(cc).name])[0].strip()
 
 
-def build(cc: str, flags: list[str], workdir: Path, name: str, extra: list[str] | None = None) -> Path:
-    """spin.c compiled into workdir/name; a compiler error is a UserError with its message."""
+def build(cc: str, choices: list[list[str]], workdir: Path, name: str,
+          extra: list[str] | None = None) -> tuple[Path, list[str]]:
+    """spin.c compiled into workdir/name with the first flags the compiler accepts; when it
+    accepts none, a UserError with the compiler's message."""
     src = workdir / "spin.c"
     if not src.exists():
         src.write_bytes(resources.files("papercuts.calibrate").joinpath("spin.c").read_bytes())
     exe = workdir / name
-    cmd = [cc, *flags, *(extra or []), "-std=c11", "-Wall", "-o", str(exe), str(src)]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
-    if out.returncode != 0:
-        raise UserError(f"compiling spin.c failed: {' '.join(cmd)}\n{out.stderr.strip()}")
-    return exe
+    for flags in choices:
+        cmd = [cc, *flags, *(extra or []), "-std=c11", "-Wall", "-o", str(exe), str(src)]
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
+        if out.returncode == 0:
+            return exe, flags
+    raise UserError(f"compiling spin.c failed: {' '.join(cmd)}\n{out.stderr.strip()}")
 
 
-def run(exe: Path, args: list[str]) -> Probe:
+def run(exe: Path, args: list[str], cflags: list[str]) -> Probe:
     try:
         out = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise UserError(f"{exe.name} ran longer than {TIMEOUT_S} s; lower --reps or --max-delay") from None
     if out.returncode != 0:
         raise UserError(f"{exe.name} failed: {out.stderr.strip()}")
-    return parse(out.stdout)
+    probe = parse(out.stdout)
+    probe.cflags = cflags
+    return probe

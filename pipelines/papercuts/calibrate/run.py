@@ -38,13 +38,21 @@ def default_contributor() -> str:
 
 
 def _probe_all(s: Settings, portable: bool) -> tuple[dict[str, probe.Probe], str]:
+    """Build and run the probe per set of flags; a compiler without any native flag skips that
+    build (the calibration's method then names two builds), any other failure stops."""
     cc = probe.compiler()
     runs: dict[str, probe.Probe] = {}
     extra = ["-DSPIN_PORTABLE"] if portable else []
     with tempfile.TemporaryDirectory(prefix="papercuts-calibrate-") as tmp:
-        for flags, cflags in probe.FLAGS.items():
-            exe = probe.build(cc, cflags, Path(tmp), f"spin-{flags}", extra)
-            runs[flags] = probe.run(exe, s.args() + (["--constants"] if flags == "O2" else []))
+        for flags, choices in probe.FLAGS.items():
+            try:
+                exe, cflags = probe.build(cc, choices, Path(tmp), f"spin-{flags}", extra)
+            except UserError as e:
+                if flags != "native":
+                    raise
+                print(f"  skipped the native build: {str(e).splitlines()[0]}")
+                continue
+            runs[flags] = probe.run(exe, s.args() + (["--constants"] if flags == "O2" else []), cflags)
     return runs, probe.compiler_version(cc)
 
 
