@@ -169,6 +169,8 @@ def test_symbols_with_spaces():
 
 def test_perf_report_errors():
     assert perf_report.parse("") == Gap("<perf report>", "empty")
+    header_only = "# To display the perf.data header info, please use --header/--header-only options.\n#\n"
+    assert perf_report.parse(header_only, "r") == Gap("r", "empty")  # what perf prints without samples
     with pytest.raises(ParseError) as e:
         perf_report.parse("     4.40%  postgres  postgres  [.] x\n", "rep")
     assert (e.value.line, e.value.path) == (1, "rep")

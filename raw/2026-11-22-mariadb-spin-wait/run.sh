@@ -5,10 +5,12 @@
 # perf record profile per config.
 #
 #   apt-get install -y sysbench mariadb-server linux-perf sysstat procps
-#   bash run.sh                     # about 15 minutes on a 2-vCPU VM; needs root for perf -p
+#   bash run.sh                     # about 22 minutes on a 2-vCPU VM; needs root for perf -p
 #
+# Every test runs REPS times; each repetition restarts the server once per config and visits the
+# configs in a rotated order, so that drift over time does not pass for an effect of the config.
 # Environment knobs (the defaults are what the committed outputs used):
-#   DURATION=25 TABLES=4 ROWS=100000 WARMUP=10 PROFILE_S=10 PORT=3399 OUT=<folder of this script>
+#   REPS=2 DURATION=20 TABLES=2 ROWS=100000 WARMUP=10 PROFILE_S=10 PORT=3399 OUT=<this folder>
 # Everything talks to 127.0.0.1 only; every loop is bounded; the server and its datadir are removed
 # on exit, whatever happens.
 set -euo pipefail
@@ -16,8 +18,9 @@ export LC_ALL=C   # plain numbers in vmstat/iostat/perf (no locale thousands sep
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=${OUT:-$HERE}
-DURATION=${DURATION:-25}
-TABLES=${TABLES:-4}
+REPS=${REPS:-2}
+DURATION=${DURATION:-20}
+TABLES=${TABLES:-2}
 ROWS=${ROWS:-100000}
 WARMUP=${WARMUP:-10}
 PROFILE_S=${PROFILE_S:-10}
@@ -104,7 +107,24 @@ mariadb --no-defaults -S "$SOCK" -uroot -e "CREATE DATABASE sbtest;
 sysbench oltp_read_only "${SB[@]}" --threads=2 prepare > "$OUT/prepare.txt" 2>&1
 stop_server
 
-for cfg in "${CONFIGS[@]}"; do
+profile() {  # $1 = config, $2 = its folder: one perf record profile in a run of its own
+  echo "run.sh: $1 profile"
+  sysbench oltp_point_select "${SB[@]}" --skip-trx --threads=2 --time=$((PROFILE_S + 2)) run \
+    > "$2/point-query.t2.profile.sysbench.txt" 2>&1 &
+  local sb=$!
+  sleep 1
+  perf record -F 199 -g -p "$MYPID" -o "$WORK/perf.data" -- sleep "$PROFILE_S" > /dev/null 2>&1
+  wait "$sb" || true
+  (cd "$WORK" && perf script report stackcollapse > "$2/point-query.t2.profile.perf.folded" 2>/dev/null)
+  perf report -i "$WORK/perf.data" --stdio --no-children -g none --percent-limit 0.5 \
+    > "$2/point-query.t2.profile.perf-report.txt" 2>/dev/null
+  rm -f "$WORK/perf.data"
+}
+
+for rep in $(seq 1 "$REPS"); do
+ order=("${CONFIGS[@]}")
+ for ((i = 1; i < rep; i++)); do order=("${order[@]:1}" "${order[0]}"); done  # rotate per repetition
+ for cfg in "${order[@]}"; do
   dir=$OUT/$BUILD.$cfg
   mkdir -p "$dir"
   start_server "$cfg"
@@ -118,8 +138,8 @@ for cfg in "${CONFIGS[@]}"; do
   sysbench oltp_read_only "${SB[@]}" --threads=2 --time="$WARMUP" run > /dev/null 2>&1
   for test in "${TESTS[@]}"; do
     for nt in "${THREADS[@]}"; do
-      base=$dir/$test.t$nt
-      echo "run.sh: $cfg $test threads=$nt"
+      base=$dir/$test.t$nt.r$rep
+      echo "run.sh: repetition $rep $cfg $test threads=$nt"
       vmstat 1 $((DURATION + 2)) > "$base.vmstat.txt" &
       vm=$!
       iostat -y -kx 1 $((DURATION + 1)) "$DEV" > "$base.iostat.txt" &
@@ -134,19 +154,10 @@ for cfg in "${CONFIGS[@]}"; do
       wait "$ps" "$vm" "$io" || true
     done
   done
-  # One profile per config, in a run of its own so that perf record does not disturb the numbers above.
-  echo "run.sh: $cfg profile"
-  sysbench oltp_point_select "${SB[@]}" --skip-trx --threads=2 --time=$((PROFILE_S + 2)) run \
-    > "$dir/point-query.t2.profile-sysbench.txt" 2>&1 &
-  sb=$!
-  sleep 1
-  perf record -F 199 -g -p "$MYPID" -o "$WORK/perf.data" -- sleep "$PROFILE_S" > /dev/null 2>&1
-  wait "$sb" || true
-  (cd "$WORK" && perf script report stackcollapse > "$dir/point-query.t2.perf.folded" 2>/dev/null)
-  perf report -i "$WORK/perf.data" --stdio --no-children -g none --percent-limit 0.5 \
-    > "$dir/point-query.t2.perf-report.txt" 2>/dev/null
-  rm -f "$WORK/perf.data"
+  # One profile per config, after its first repetition, so that perf record disturbs no number above.
+  [[ "$rep" == 1 ]] && profile "$cfg" "$dir"
   stop_server
+ done
 done
 
 # Facts about this machine and the software, for manifest.toml.
@@ -168,12 +179,14 @@ sysbench = "$sbversion"
 tables = $TABLES
 rows_per_table = $ROWS
 duration_s = $DURATION
+repetitions = $REPS
 warmup_s = $WARMUP
 threads = [$(IFS=,; echo "${THREADS[*]}" | sed 's/,/, /g')]
 microbenchmarks = [$(printf '"%s", ' "${TESTS[@]}" | sed 's/, $//')]
 base_build = "$BUILD"
 base_config = "spin4"
-layout = "<build>.<config>/<microbenchmark>.t<threads>.{sysbench,vmstat,iostat,perf-stat}.txt; <build>.<config>/point-query.t2.{perf.folded,perf-report.txt} from a separate profiling run"
+layout = "<build>.<config>/<microbenchmark>.t<threads>.r<repetition>.{sysbench,vmstat,iostat,perf-stat}.txt; <build>.<config>/point-query.t2.profile.{sysbench.txt,perf.folded,perf-report.txt} from a separate profiling run after repetition 1"
+order = "each repetition restarts mariadbd per config; repetition r visits the configs rotated by r-1 from spin0, spin4, spin24"
 tools = "vmstat 1; iostat -y -kx 1 $DEV; perf stat -p <mariadbd> -e $PERF_EVENTS; perf record -F 199 -g -p <mariadbd> for ${PROFILE_S}s, folded with perf script report stackcollapse"
 
 [server]

@@ -118,6 +118,8 @@ def parse(text: str, path: str = "<perf report>") -> PerfReport | Gap:
         else:
             rows[-1]["callgraph"].append(line)
     if columns is None:
+        if not any(line.strip() and not line.startswith("#") for line in text.splitlines()):
+            return Gap(path, "empty")  # perf report of a perf.data without samples: comments only
         raise ParseError(path, 1, "no column header (# Overhead ... or # Children ...)", HINT)
     return PerfReport(event, samples, event_count, "Children" in columns,
                       tuple(Row(**{**r, "callgraph": tuple(r["callgraph"]), "chains": tuple(r["chains"])})
