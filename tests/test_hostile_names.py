@@ -30,8 +30,9 @@ def csv_line(*values) -> str:
 
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory):
-    from papercuts.paths import PROJECT
     import shutil
+
+    from papercuts.paths import PROJECT
 
     root = tmp_path_factory.mktemp("hostile")
     data = root / "data"

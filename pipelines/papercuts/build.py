@@ -5,13 +5,12 @@ build leaves the previous DuckDB file, content tree and public/ site untouched.
 """
 from __future__ import annotations
 
-import shutil
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 import duckdb
 
+from .build_tools import replace_path
 from .checks import check_dataset
 from .checks_calibrations import check_calibrations
 from .derive import derive
@@ -21,8 +20,6 @@ from .load import Dataset, load_dataset
 from .paths import Paths
 from .problems import Problems, UserError
 from .render.site import render_site
-from .build_tools import replace_path
-
 
 STAGES = ("validate", "ingest", "derive", "render", "hugo")
 

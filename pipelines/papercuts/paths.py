@@ -18,7 +18,7 @@ class Paths:
 
     @classmethod
     def make(cls, data: str | Path | None = None, out: str | Path | None = None,
-             build: str | Path | None = None, content: str | Path | None = None) -> "Paths":
+             build: str | Path | None = None, content: str | Path | None = None) -> Paths:
         return cls(
             data=Path(data or PROJECT / "data").resolve(),
             public=Path(out or PROJECT / "public").resolve(),
