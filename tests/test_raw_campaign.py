@@ -10,7 +10,7 @@ from papercuts.parsers import folded, iostat, metrics, perf_report, perf_stat, s
 from papercuts.parsers.errors import Gap, read
 from papercuts.paths import PROJECT
 
-CAMPAIGN = PROJECT / "raw" / "2026-11-22-mariadb-spin-wait"
+CAMPAIGN = PROJECT / "data" / "campaigns" / "2026-11-22-mariadb-spin-wait" / "raw"
 MANIFEST = tomllib.loads((CAMPAIGN / "manifest.toml").read_text())
 DEVICE = MANIFEST["server"]["iostat_device"]
 RUNS = [(c["id"], test, threads, rep)

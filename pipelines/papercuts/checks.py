@@ -67,6 +67,32 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                                _did_you_mean(meta[key], known[table]) or f"add it to data/{table}.csv")
 
 
+RAW_REFS = (("build", "builds"), ("config", "configs"), ("microbenchmark", "microbenchmarks"))
+
+
+def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
+    """A raw campaign's server (campaign.toml) and the ids in its folder and file names exist.
+
+    Results parsed from raw files are checked with every other result; counters and profiles
+    are checked here: profiles, once per file and id."""
+    for meta in ds.campaigns:
+        server = meta.get("server")
+        if server is not None and server not in known["servers"]:
+            problems.error(meta["_file"], meta["_lines"].get("server", 1), 1, f"unknown server '{server}'",
+                           _did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
+    for name in ("counters", "profiles"):
+        for row in ds.rows.get(name, []):
+            row["server"] = ds.alias_of.get(row["server"], row["server"])
+    reported = set()
+    for row in ds.rows.get("profiles", []):  # counters belong to results, checked with them
+            for column, catalog in RAW_REFS:
+                value = row[column]
+                if value not in known[catalog] and (row["_file"], value) not in reported:
+                    reported.add((row["_file"], value))
+                    _at(problems, row, column, f"unknown {catalog[:-1]} '{value}' (from the raw file's path)",
+                        _did_you_mean(value, known[catalog]) or f"add it to data/{catalog}.csv first")
+
+
 def check_duplicates(ds: Dataset, problems: Problems) -> None:
     for t in CAMPAIGN_TABLES:
         seen: dict[tuple, dict] = {}
@@ -152,6 +178,7 @@ def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> Non
     absence (bases) are skipped so that one defect gives one problem."""
     known = check_catalog_keys(ds, problems)
     check_references(ds, known, problems)
+    check_raw(ds, known, problems)
     check_duplicates(ds, problems)
     check_summaries(ds, problems)
     if complete:

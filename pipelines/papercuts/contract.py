@@ -103,6 +103,7 @@ RESULTS = Table("results", "results.csv", (
     _c("cs_per_op", "float", minimum=0, maximum=1e9),
     _c("rkb_per_op", "float", minimum=0, maximum=1e9),
     _c("wkb_per_op", "float", minimum=0, maximum=1e9),
+    _c("r_per_op", "float", minimum=0, maximum=1e9),
 ), key=("server", "build", "config", "microbenchmark", "range", "threads", "repetition"),
     per_campaign=True)
 
@@ -145,6 +146,28 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
     "base_build": ("build", False),
     "base_config": ("config", False),
     "notes": ("text", False),
+    # Raw campaigns (a raw/ folder of tool outputs, parsed on every build: load_raw.py)
+    "server": ("server", False),
+    "raw_layout": ("text", False),
+    "iostat_device": ("text", False),
+}
+RAW_LAYOUTS = ("papercuts", "mytools")
+
+# Per-operation costs: metric -> (label, unit, tool). The first five are results.csv columns
+# (as mytools' an.sh defines them, q = operations/s); the rest come from `perf stat -p <server>`
+# in raw campaigns. Lower is better for every one of them but IPC.
+OP_COSTS: dict[str, tuple[str, str, str]] = {
+    "cpu_per_op": ("CPU per operation", "(us+sy)% / (ops/s)", "vmstat"),
+    "cs_per_op": ("context switches per operation", "switches", "vmstat"),
+    "r_per_op": ("reads per operation", "reads", "iostat"),
+    "rkb_per_op": ("KB read per operation", "KB", "iostat"),
+    "wkb_per_op": ("KB written per operation", "KB", "iostat"),
+    "cpu_ms_per_query": ("server CPU time per query", "ms", "perf stat"),
+    "cs_per_query": ("server context switches per query", "switches", "perf stat"),
+    "instructions_per_query": ("instructions per query", "instructions", "perf stat"),
+    "cycles_per_query": ("cycles per query", "cycles", "perf stat"),
+    "bus_cycles_per_query": ("bus cycles per query", "cycles", "perf stat"),
+    "ipc": ("instructions per cycle", "instructions/cycle", "perf stat"),
 }
 
 # Calibrations (data/calibrations/<YYYY-MM-DD>-<server>-<label>/): what one server's spin-wait

@@ -7,10 +7,11 @@ from .contract import ALL_TABLES
 from .db import sql_files, table_name
 from .ingest_calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 from .load import Dataset
+from .load_raw import RAW_TABLES
 
 CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
                     "rows_per_table", "duration_read_s", "duration_write_s", "base_build",
-                    "base_config", "notes", "file")
+                    "base_config", "notes", "server", "raw_layout", "file")
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
@@ -23,6 +24,25 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
                 [[r.get(c) for r in rows] for c in columns])
 
 
+RAW_COLUMNS = {
+    "counters": ("campaign", "server", "build", "config", "microbenchmark", "range", "threads",
+                 "repetition", "metric", "value", "file", "line"),
+    "profiles": ("campaign", "server", "build", "config", "microbenchmark", "threads", "source",
+                 "event", "file"),
+    "profile_stacks": ("campaign", "build", "config", "microbenchmark", "threads", "frames", "weight",
+                       "line"),
+    "profile_report": ("campaign", "build", "config", "microbenchmark", "threads", "symbol", "dso",
+                       "self_pct", "children_pct", "line"),
+    "raw_files": ("campaign", "file", "tool", "status", "detail"),
+}
+
+
+def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
+    """Rows parsed from raw outputs (load_raw.py); their file columns are already published paths."""
+    for name in RAW_TABLES:
+        _insert(con, name, list(RAW_COLUMNS[name]), ds.rows.get(name, []))
+
+
 def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
     for path in sql_files("schema"):
         con.execute(path.read_text())
@@ -30,6 +50,8 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
     for name in order:
         if name in CALIBRATION_SCHEMAS:
             continue  # filled by ingest_calibrations below
+        if name in RAW_TABLES:
+            continue  # filled by _ingest_raw below
         if name == "campaigns":
             rows = [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_published"]} for m in ds.campaigns]
             _insert(con, "campaigns", list(CAMPAIGN_COLUMNS), rows)
@@ -45,3 +67,4 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
         rows = [{**r, "file": r["_published"], "line": r["_line"]} for r in ds.rows[name]]
         _insert(con, name, columns, rows)
     ingest_calibrations(ds, con, _insert)
+    _ingest_raw(ds, con)

@@ -10,6 +10,7 @@ from .contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, Tabl
 from .csvfile import parse_csv
 from .fields import FieldError, convert
 from .load_calibrations import load_calibrations
+from .load_raw import load_raw
 from .paths import Paths
 from .problems import Problems
 
@@ -166,7 +167,10 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         frel = paths.rel(f)
         if f.name == "campaign.toml":
             continue
-        if f.is_symlink() or not f.is_file():
+        if f.name == "raw" and f.is_dir() and not f.is_symlink():
+            found += 1
+            load_raw(f, meta, paths, ds.rows, problems)
+        elif f.is_symlink() or not f.is_file():
             problems.error(frel, 1, 1, "not a regular file", "commit a regular file, not a link or folder")
         elif f.name in tables:
             found += 1
@@ -175,8 +179,8 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
                 paths.published(f))
         else:
             problems.error(frel, 1, 1, "unexpected file in a campaign folder",
-                           f"campaign files are: {', '.join(sorted(tables))}")
+                           f"campaign files are: {', '.join(sorted(tables))} and a raw/ folder")
     if not found:
         problems.error(meta["_file"], 1, 1, "campaign has no data file",
-                       "add results.csv, relative.csv, summaries.csv or observations.csv")
+                       "add results.csv, relative.csv, summaries.csv, observations.csv or a raw/ folder")
     ds.campaigns.append(meta)

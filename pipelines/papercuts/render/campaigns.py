@@ -20,11 +20,21 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
         folder = out_root / "campaigns" / c["id"]
         folder.mkdir(parents=True)
         files = []
-        for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]}) + [
-                {"file": c["file"], "rows": None}]:
-            name = Path(f["file"]).name
+        contributed = fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})
+        body = ""
+        if c["raw_layout"]:  # every raw output and its evidence (run.sh, my.cnf, ...), as committed
+            raw = paths.data / "campaigns" / c["id"] / "raw"
+            contributed = [{"file": paths.published(p), "rows": None}
+                           for p in sorted(raw.rglob("*")) if p.is_file() and p.suffix != ".md"]
+            # Markdown in a bundle is a page, not a download: the run's README is the page body.
+            if (raw / "README.md").is_file():
+                body = (raw / "README.md").read_text(encoding="utf-8", errors="replace")
+        for f in contributed + [{"file": c["file"], "rows": None}]:
+            source = paths.data / Path(f["file"]).relative_to(paths.data.name)
+            name = source.relative_to(paths.data / "campaigns" / c["id"]).as_posix()
             # The contributed file, byte for byte, as the evidence behind every chart.
-            shutil.copyfile(paths.data / Path(f["file"]).relative_to(paths.data.name), folder / name)
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, folder / name)
             files.append({"name": name, "path": f["file"], "rows": f["rows"]})
         servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
         meta = {
@@ -36,6 +46,11 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
             "servers": [{"id": s, "url": server_url(s)} for s in servers],
             "files": files,
         }
-        (folder / "index.md").write_text(page(meta, ""))
+        if c["raw_layout"]:
+            outcome = fetch_dicts(con, query("raw_gaps"), {"campaign": c["id"]})
+            meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
+                           "parsed": [r for r in outcome if r["status"] == "parsed"],
+                           "gaps": [r for r in outcome if r["status"] != "parsed"]}
+        (folder / "index.md").write_text(page(meta, body))
     (out_root / "campaigns" / "_index.md").write_text(page({"title": "Campaigns"}, ""))
     return len(campaigns) + 1

@@ -12,5 +12,7 @@ CREATE TABLE campaigns (
     base_build VARCHAR REFERENCES builds (id),
     base_config VARCHAR REFERENCES configs (id),
     notes VARCHAR,
+    server VARCHAR REFERENCES servers (id),  -- raw campaigns: where the raw outputs were made
+    raw_layout VARCHAR,
     file VARCHAR NOT NULL
 );

@@ -16,6 +16,7 @@ CREATE TABLE results (
     cs_per_op DOUBLE CHECK (cs_per_op >= 0),
     rkb_per_op DOUBLE CHECK (rkb_per_op >= 0),
     wkb_per_op DOUBLE CHECK (wkb_per_op >= 0),
+    r_per_op DOUBLE CHECK (r_per_op >= 0),
     file VARCHAR NOT NULL,
     line INTEGER NOT NULL
 );

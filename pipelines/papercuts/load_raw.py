@@ -1,0 +1,309 @@
+"""Stage 1a for raw campaigns: the tool outputs under data/campaigns/<id>/raw/, parsed on every build.
+
+Nothing in raw/ is converted by hand: each file is read by its parser (parsers/) into rows of
+results (with per-operation costs), counters, profiles and raw_files. Two layouts:
+
+  papercuts  <build>.<config>/<test>.t<threads>.r<rep>.{sysbench,vmstat,iostat,perf-stat}.txt
+             <build>.<config>/<test>.t<threads>.profile.{perf.folded,perf-report.txt}
+             (what raw/run.sh in the MariaDB campaign writes)
+  mytools    [<folder>/]x.<build>.<config>.pk<N>/sb.{o,vm,io,perf.hw,perf.rep.f}.<test>.range<R>.pk<N>.dop<T>
+             (Mark Callaghan's mytools result trees; perf files ending in .<k> instead of .dop<T>
+             belong to the variant's only thread count for that test)
+
+A run's expected file that is missing or empty is a gap (raw_files), shown on the campaign page;
+a malformed file is an error at its file and line. Other files (my.cnf, run.sh, ...) are evidence.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .contract import MAX_FILE_BYTES, RAW_LAYOUTS
+from .parsers import folded, iostat, metrics, perf_report, perf_stat, sysbench, vmstat
+from .parsers.errors import Gap, ParseError
+from .parsers.mytools import parse_build_name, parse_test_file_name
+from .paths import Paths
+from .problems import Problems
+
+RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files")
+EXPECTED = ("sysbench", "vmstat", "iostat", "perf-stat")  # for every run, in both layouts
+PROFILE_KINDS = ("folded", "perf-report")
+
+_PAPERCUTS_RUN = re.compile(
+    r"(?P<test>[a-z][a-z0-9.-]*?)\.t(?P<threads>\d+)\.(?:r(?P<rep>\d+)|(?P<profile>profile))\."
+    r"(?P<kind>sysbench\.txt|vmstat\.txt|iostat\.txt|perf-stat\.txt|perf\.folded|perf-report\.txt)")
+_PAPERCUTS_KIND = {"sysbench.txt": "sysbench", "vmstat.txt": "vmstat", "iostat.txt": "iostat",
+                   "perf-stat.txt": "perf-stat", "perf.folded": "folded", "perf-report.txt": "perf-report"}
+_MYTOOLS_KIND = {"o": "sysbench", "vm": "vmstat", "io": "iostat", "perf.hw": "perf-stat",
+                 "perf.rep.f": "perf-report"}
+_VARIANT_DIR = re.compile(r"(?P<build>[A-Za-z0-9][A-Za-z0-9_+-]*)\.(?P<config>[A-Za-z0-9][A-Za-z0-9_+-]*)")
+_LAYOUT_HINT = {
+    "papercuts": "name raw files <test>.t<threads>.r<rep>.<tool>.txt inside <build>.<config>/ folders",
+    "mytools": "mytools trees hold x.<build>.<config>.pk<N>/ folders of sb.<kind>.<test>.range<R>.pk<N>.dop<T> files",
+}
+
+
+@dataclass
+class Run:
+    """One test of one variant at one thread count (and repetition): its raw files by kind."""
+
+    build: str
+    config: str
+    test: str
+    range: int | None
+    threads: int
+    repetition: int | None
+    files: dict[str, Path] = field(default_factory=dict)
+
+
+@dataclass
+class Profile:
+    build: str
+    config: str
+    test: str
+    threads: int
+    files: dict[str, Path] = field(default_factory=dict)
+
+
+def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems) -> None:
+    """Parse one campaign's raw/ folder into rows[...] (results, counters, profiles, raw_files)."""
+    for name in RAW_TABLES:
+        rows.setdefault(name, [])
+    toml = meta["_file"]
+    layout = meta.get("raw_layout")
+    if layout not in RAW_LAYOUTS:
+        problems.error(toml, meta["_lines"].get("raw_layout", 1), 1,
+                       f"raw_layout must be one of {', '.join(RAW_LAYOUTS)} when the campaign has a raw/ folder",
+                       'add raw_layout = "papercuts" (or "mytools") to campaign.toml')
+        return
+    if not meta.get("server"):
+        problems.error(toml, 1, 1, "a campaign with a raw/ folder must name its server",
+                       'add server = "<id from data/servers.csv>" to campaign.toml')
+        return
+    if not _safe_tree(raw, paths, problems):
+        return
+    if layout == "papercuts":
+        runs, profiles = _papercuts_runs(raw, paths, problems)
+    else:
+        runs, profiles = _mytools_runs(raw, paths, problems)
+    if not runs and not profiles:
+        problems.error(paths.rel(raw), 1, 1, "raw/ holds no raw output Papercuts can read", _LAYOUT_HINT[layout])
+        return
+    ctx = _Context(meta, paths, rows, problems)
+    for run in runs:
+        ctx.run(run)
+    for profile in profiles:
+        ctx.profile(profile)
+
+
+def _safe_tree(raw: Path, paths: Paths, problems: Problems) -> bool:
+    """No links (they could point outside the repository) and no file over the size limit."""
+    ok = True
+    found = []
+    for top, dirs, files in os.walk(raw):  # never follows links
+        found += [Path(top) / name for name in dirs + files]
+    for p in sorted(found):
+        if p.is_symlink():
+            problems.error(paths.rel(p), 1, 1, "symbolic links are not allowed in data/", "commit a regular file")
+            ok = False
+        elif p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
+            problems.error(paths.rel(p), 1, 1, f"file is over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit",
+                           "keep raw outputs small: shorter runs, fewer samples, or compress the profile")
+            ok = False
+    return ok
+
+
+def _papercuts_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run], list[Profile]]:
+    runs: dict[tuple, Run] = {}
+    profiles: dict[tuple, Profile] = {}
+    for vdir in sorted(p for p in raw.iterdir() if p.is_dir()):
+        m = _VARIANT_DIR.fullmatch(vdir.name)
+        if not m:
+            problems.error(paths.rel(vdir), 1, 1, f"folder '{vdir.name}' is not <build>.<config>",
+                           _LAYOUT_HINT["papercuts"])
+            continue
+        build, config = m["build"], m["config"]
+        for f in sorted(vdir.iterdir()):
+            fm = _PAPERCUTS_RUN.fullmatch(f.name)
+            if not f.is_file() or not fm:
+                if f.name.endswith((".sysbench.txt", ".vmstat.txt", ".iostat.txt", ".perf-stat.txt",
+                                    ".folded", ".perf-report.txt")):
+                    problems.error(paths.rel(f), 1, 1, "raw output name does not say its test, threads and repetition",
+                                   _LAYOUT_HINT["papercuts"])
+                continue  # my.cnf, variables.txt, ...: evidence, listed on the campaign page
+            kind, threads = _PAPERCUTS_KIND[fm["kind"]], int(fm["threads"])
+            if fm["profile"]:
+                if kind in PROFILE_KINDS:
+                    key = (build, config, fm["test"], threads)
+                    profiles.setdefault(key, Profile(*key)).files[kind] = f
+                continue  # the profiling run's own sysbench output is evidence, not a result
+            if kind in PROFILE_KINDS:
+                problems.error(paths.rel(f), 1, 1, "profiles belong to a profile run, not a repetition",
+                               f"name it {fm['test']}.t{threads}.profile.{fm['kind']}")
+                continue
+            key = (build, config, fm["test"], None, threads, int(fm["rep"]))
+            runs.setdefault(key, Run(*key)).files[kind] = f
+    return list(runs.values()), list(profiles.values())
+
+
+def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run], list[Profile]]:
+    runs: dict[tuple, Run] = {}
+    profiles: dict[tuple, Profile] = {}
+    pending: list[tuple] = []  # perf files without .dop<T>, attached once thread counts are known
+    for vdir in sorted(p for p in raw.rglob("x.*") if p.is_dir()):
+        name = parse_build_name(vdir.name)
+        if not name.config:
+            problems.error(paths.rel(vdir), 1, 1, f"folder '{vdir.name}' is not x.<build>.<config>.pk<N>",
+                           _LAYOUT_HINT["mytools"])
+            continue
+        for f in sorted(vdir.iterdir()):
+            tf = parse_test_file_name(f.name)
+            if not f.is_file() or tf is None or tf.kind not in _MYTOOLS_KIND or f.suffix == ".gz":
+                continue
+            kind = _MYTOOLS_KIND[tf.kind]
+            if tf.threads is None:
+                pending.append((name.build, name.config, tf.test, tf.range, kind, f))
+                continue
+            key = (name.build, name.config, tf.test, tf.range, tf.threads, None)
+            runs.setdefault(key, Run(*key)).files[kind] = f
+    threads_of: dict[tuple, set[int]] = defaultdict(set)
+    for r in runs.values():
+        threads_of[(r.build, r.config, r.test, r.range)].add(r.threads)
+    for build, config, test, rng, kind, f in pending:
+        counts = threads_of.get((build, config, test, rng), set())
+        if len(counts) != 1:
+            problems.warning(paths.rel(f), 1, 1, "cannot tell which thread count this perf file belongs to",
+                             "keep one thread count per result tree (mytools writes one tree per dop)")
+            continue
+        threads = next(iter(counts))
+        if kind == "perf-stat":
+            runs[(build, config, test, rng, threads, None)].files[kind] = f
+        else:
+            key = (build, config, test, threads)
+            profiles.setdefault(key, Profile(*key)).files[kind] = f
+    return list(runs.values()), list(profiles.values())
+
+
+class _Context:
+    """Turns parsed runs and profiles into rows, recording every file's fate in raw_files."""
+
+    def __init__(self, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems) -> None:
+        self.meta, self.paths, self.rows, self.problems = meta, paths, rows, problems
+        self.campaign, self.server = meta["id"], meta["server"]
+        self.device = meta.get("iostat_device")
+
+    def _parse(self, path: Path | None, parse, tool: str, expected: bool = True):
+        """The parsed file, or a Gap (recorded), or None after reporting a malformed file."""
+        if path is None:
+            return None
+        rel = self.paths.rel(path)
+        published = self.paths.published(path)
+        raw = path.read_bytes()
+        if not raw.strip():
+            self._file(published, tool, "empty")
+            return Gap(rel, "empty")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")  # old sysstat outputs in a legacy locale
+        try:
+            parsed = parse(text, rel)
+        except ParseError as e:
+            self.problems.items.append(e.problem)
+            return None
+        self._file(published, tool, "empty" if isinstance(parsed, Gap) else "parsed")
+        return parsed
+
+    def _file(self, published: str, tool: str, status: str, detail: str | None = None) -> None:
+        self.rows["raw_files"].append({"campaign": self.campaign, "file": published, "tool": tool,
+                                       "status": status, "detail": detail})
+
+    def _missing(self, run: Run | Profile, kind: str) -> None:
+        where = f"{run.build}.{run.config}, {run.test}, {run.threads} thread(s)"
+        if isinstance(run, Run) and run.repetition is not None:
+            where += f", repetition {run.repetition}"
+        self._file(f"({kind} output for {where})", kind, "missing")
+
+    def _iostat(self, text: str, path: str):
+        if not self.device:
+            raise ParseError(path, 1, "iostat output needs the device to read",
+                             'add iostat_device = "<device>" to campaign.toml')
+        return iostat.parse(text, path, device=self.device, since_boot=False)
+
+    def run(self, run: Run) -> None:
+        for kind in EXPECTED:
+            if kind not in run.files and not (kind == "iostat" and not self.device):
+                self._missing(run, kind)
+        sb = self._parse(run.files.get("sysbench"), sysbench.parse, "sysbench")
+        vm = self._parse(run.files.get("vmstat"), vmstat.parse, "vmstat")
+        io = self._parse(run.files.get("iostat"), self._iostat, "iostat") if self.device else None
+        stat = self._parse(run.files.get("perf-stat"), perf_stat.parse, "perf stat")
+        if not isinstance(sb, sysbench.SysbenchRun):
+            return
+        rel = self.paths.rel(run.files["sysbench"])
+        if sb.threads is not None and sb.threads != run.threads:
+            self.problems.error(rel, 1, 1, f"the file name says {run.threads} thread(s), sysbench ran {sb.threads}",
+                                "rename the file or rerun the test")
+            return
+        qps = sb.qps
+        if not qps or qps <= 0:
+            self.problems.error(rel, sb.final.line, 1, "sysbench output has no query rate",
+                                "rerun the test; an OLTP test prints 'queries: N (X per sec.)'")
+            return
+        if self.meta.get("sysbench") and sb.version and sb.version != self.meta["sysbench"]:
+            self.problems.warning(rel, 1, 1, f"sysbench {sb.version} ran, campaign.toml says {self.meta['sysbench']}",
+                                  "fix sysbench in campaign.toml")
+        cost = metrics.per_op(qps, vm, io)
+        p95 = next((ms for pct, ms in sb.final.percentiles if pct == 95), None)
+        key = {"campaign": self.campaign, "server": self.server, "build": run.build, "config": run.config,
+               "microbenchmark": run.test, "range": run.range, "threads": run.threads,
+               "repetition": run.repetition}
+        origin = {"_file": rel, "_published": self.paths.published(run.files["sysbench"]),
+                  "_line": sb.final.line, "_cols": {}}
+        self.rows["results"].append({
+            **key, "qps": qps, "tps": sb.tps, "latency_avg_ms": sb.final.latency_avg_ms,
+            "latency_p95_ms": p95, "cpu_per_op": cost.cpu_per_op, "cs_per_op": cost.cs_per_op,
+            "r_per_op": cost.r_per_op, "rkb_per_op": cost.rkb_per_op, "wkb_per_op": cost.wkb_per_op,
+            **origin})
+        if isinstance(stat, perf_stat.PerfStat):
+            self._counters(key, qps, stat, run.files["perf-stat"])
+
+    def _counters(self, key: dict, qps: float, stat: perf_stat.PerfStat, path: Path) -> None:
+        published = self.paths.published(path)
+        per = metrics.per_query(qps, stat)
+        values = {"cpu_ms_per_query": per.cpu_ms, "cs_per_query": per.context_switches,
+                  "instructions_per_query": per.instructions, "cycles_per_query": per.cycles,
+                  "bus_cycles_per_query": per.bus_cycles, "ipc": per.ipc}
+        for metric, value in values.items():
+            if value is not None:
+                self.rows["counters"].append({**key, "metric": metric, "value": value, "file": published,
+                                              "line": stat.blocks[0].line if stat.blocks else 1,
+                                              "_file": self.paths.rel(path), "_line": 1, "_cols": {}})
+        missing = sorted({(c.event, c.status) for b in stat.blocks for c in b.counters if c.value is None})
+        for event, status in missing:
+            self._file(published, "perf stat", status, event)
+
+    def profile(self, profile: Profile) -> None:
+        key = {"campaign": self.campaign, "build": profile.build, "config": profile.config,
+               "microbenchmark": profile.test, "threads": profile.threads}
+        ids = {"server": self.server, "_file": "", "_line": 1, "_cols": {}}
+        if "folded" not in profile.files and "perf-report" not in profile.files:
+            self._missing(profile, "folded")
+        stacks = self._parse(profile.files.get("folded"), folded.parse, "folded stacks")
+        if isinstance(stacks, folded.Folded):
+            path = profile.files["folded"]
+            self.rows["profiles"].append({**key, **ids, "source": "folded", "event": None,
+                                          "file": self.paths.published(path), "_file": self.paths.rel(path)})
+            self.rows["profile_stacks"] += [{**key, "frames": list(s.frames), "weight": s.weight,
+                                             "line": s.line} for s in stacks.stacks if s.weight > 0]
+        report = self._parse(profile.files.get("perf-report"), perf_report.parse, "perf report")
+        if isinstance(report, perf_report.PerfReport):
+            path = profile.files["perf-report"]
+            self.rows["profiles"].append({**key, **ids, "source": "perf report", "event": report.event,
+                                          "file": self.paths.published(path), "_file": self.paths.rel(path)})
+            self.rows["profile_report"] += [{**key, "symbol": r.symbol, "dso": r.dso, "self_pct": r.self_pct,
+                                             "children_pct": r.children_pct, "line": r.line}
+                                            for r in report.rows]

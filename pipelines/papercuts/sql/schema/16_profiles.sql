@@ -1,0 +1,39 @@
+-- Sampled profiles of raw campaigns: one per variant, microbenchmark and thread count.
+-- Folded stacks keep every sampled call chain (root first); perf report rows keep what
+-- perf printed (self and children percent per symbol), for profiles without folded stacks.
+CREATE TABLE profiles (
+    campaign VARCHAR NOT NULL REFERENCES campaigns (id),
+    server VARCHAR NOT NULL REFERENCES servers (id),
+    build VARCHAR NOT NULL REFERENCES builds (id),
+    config VARCHAR NOT NULL REFERENCES configs (id),
+    microbenchmark VARCHAR NOT NULL REFERENCES microbenchmarks (name),
+    threads INTEGER NOT NULL CHECK (threads >= 1),
+    source VARCHAR NOT NULL CHECK (source IN ('folded', 'perf report')),
+    event VARCHAR,
+    file VARCHAR NOT NULL,
+    PRIMARY KEY (campaign, build, config, microbenchmark, threads, source)
+);
+
+CREATE TABLE profile_stacks (
+    campaign VARCHAR NOT NULL,
+    build VARCHAR NOT NULL,
+    config VARCHAR NOT NULL,
+    microbenchmark VARCHAR NOT NULL,
+    threads INTEGER NOT NULL,
+    frames VARCHAR[] NOT NULL,
+    weight DOUBLE NOT NULL CHECK (weight > 0),
+    line INTEGER NOT NULL
+);
+
+CREATE TABLE profile_report (
+    campaign VARCHAR NOT NULL,
+    build VARCHAR NOT NULL,
+    config VARCHAR NOT NULL,
+    microbenchmark VARCHAR NOT NULL,
+    threads INTEGER NOT NULL,
+    symbol VARCHAR NOT NULL,
+    dso VARCHAR,
+    self_pct DOUBLE NOT NULL,
+    children_pct DOUBLE,
+    line INTEGER NOT NULL
+);
