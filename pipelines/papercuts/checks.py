@@ -53,6 +53,8 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
         refs = [c for c in t.columns if c.refers]
         for row in ds.rows[t.name]:
             for c in refs:
+                if c.name == "server" and row.get("_raw"):
+                    continue  # from campaign.toml: check_raw reports it there, once
                 value = row[c.name]
                 if value is not None and value not in known[c.refers]:
                     _at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
@@ -73,8 +75,8 @@ RAW_REFS = (("build", "builds"), ("config", "configs"), ("microbenchmark", "micr
 def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
     """A raw campaign's server (campaign.toml) and the ids in its folder and file names exist.
 
-    Results parsed from raw files are checked with every other result; counters and profiles
-    are checked here: profiles, once per file and id."""
+    Results parsed from raw files are checked with every other result (but for the server, which
+    is campaign.toml's and reported there once); profiles are checked here, once per id."""
     for meta in ds.campaigns:
         server = meta.get("server")
         if server is not None and server not in known["servers"]:
@@ -83,14 +85,15 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
     for name in ("counters", "profiles"):
         for row in ds.rows.get(name, []):
             row["server"] = ds.alias_of.get(row["server"], row["server"])
-    reported = set()
+    # An id already reported at a results row of the campaign is not reported again.
+    reported = {(r["campaign"], r[column]) for r in ds.rows["results"] for column, _ in RAW_REFS}
     for row in ds.rows.get("profiles", []):  # counters belong to results, checked with them
-            for column, catalog in RAW_REFS:
-                value = row[column]
-                if value not in known[catalog] and (row["_file"], value) not in reported:
-                    reported.add((row["_file"], value))
-                    _at(problems, row, column, f"unknown {catalog[:-1]} '{value}' (from the raw file's path)",
-                        _did_you_mean(value, known[catalog]) or f"add it to data/{catalog}.csv first")
+        for column, catalog in RAW_REFS:
+            value = row[column]
+            if value not in known[catalog] and (row["campaign"], value) not in reported:
+                reported.add((row["campaign"], value))
+                _at(problems, row, column, f"unknown {catalog[:-1]} '{value}' (from the raw file's path)",
+                    _did_you_mean(value, known[catalog]) or f"add it to data/{catalog}.csv first")
 
 
 def check_duplicates(ds: Dataset, problems: Problems) -> None:

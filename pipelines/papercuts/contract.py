@@ -153,21 +153,21 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
 }
 RAW_LAYOUTS = ("papercuts", "mytools")
 
-# Per-operation costs: metric -> (label, unit, tool). The first five are results.csv columns
-# (as mytools' an.sh defines them, q = operations/s); the rest come from `perf stat -p <server>`
-# in raw campaigns. Lower is better for every one of them but IPC.
-OP_COSTS: dict[str, tuple[str, str, str]] = {
-    "cpu_per_op": ("CPU per operation", "(us+sy)% / (ops/s)", "vmstat"),
-    "cs_per_op": ("context switches per operation", "switches", "vmstat"),
-    "r_per_op": ("reads per operation", "reads", "iostat"),
-    "rkb_per_op": ("KB read per operation", "KB", "iostat"),
-    "wkb_per_op": ("KB written per operation", "KB", "iostat"),
-    "cpu_ms_per_query": ("server CPU time per query", "ms", "perf stat"),
-    "cs_per_query": ("server context switches per query", "switches", "perf stat"),
-    "instructions_per_query": ("instructions per query", "instructions", "perf stat"),
-    "cycles_per_query": ("cycles per query", "cycles", "perf stat"),
-    "bus_cycles_per_query": ("bus cycles per query", "cycles", "perf stat"),
-    "ipc": ("instructions per cycle", "instructions/cycle", "perf stat"),
+# Per-operation costs: metric -> (short name as the seeds write it, what it is, unit, tool).
+# The first five are results.csv columns (as mytools' an.sh defines them, q = operations/s);
+# the rest come from `perf stat -p <server>` in raw campaigns. Lower is better but for IPC.
+OP_COSTS: dict[str, tuple[str, str, str, str]] = {
+    "cpu_per_op": ("cpu/o", "CPU per operation: mean(us + sy) / q", "(us+sy)% / (ops/s)", "vmstat"),
+    "cs_per_op": ("cs/o", "context switches per operation", "switches", "vmstat"),
+    "r_per_op": ("r/o", "reads per operation", "reads", "iostat"),
+    "rkb_per_op": ("rKB/o", "KB read per operation", "KB", "iostat"),
+    "wkb_per_op": ("wKB/o", "KB written per operation", "KB", "iostat"),
+    "cpu_ms_per_query": ("cpu ms/q", "server CPU time (task-clock) per query", "ms", "perf stat"),
+    "cs_per_query": ("cs/q", "server context switches per query", "switches", "perf stat"),
+    "instructions_per_query": ("instructions/q", "instructions per query", "instructions", "perf stat"),
+    "cycles_per_query": ("cycles/q", "cycles per query", "cycles", "perf stat"),
+    "bus_cycles_per_query": ("bus-cycles/q", "bus cycles per query", "cycles", "perf stat"),
+    "ipc": ("IPC", "instructions per cycle", "instructions/cycle", "perf stat"),
 }
 
 # Calibrations (data/calibrations/<YYYY-MM-DD>-<server>-<label>/): what one server's spin-wait

@@ -240,6 +240,11 @@ KINDS = {
 }
 KINDS.update(calibration_charts.KINDS)  # ut-delay, prng-cost, spin-wait, draw-cost, ...
 REQUIRED.update(calibration_charts.REQUIRED)
+# Kinds in their own modules that build on the comparison helpers above, so imported after them.
+from . import cost_charts  # noqa: E402
+
+KINDS.update(cost_charts.KINDS)  # op-costs
+REQUIRED.update(cost_charts.REQUIRED)
 
 
 def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:

@@ -41,10 +41,13 @@ def datafiles(con, campaigns: list[str]) -> list[dict]:
     out = []
     for cid in campaigns:
         meta = fetch_dicts(con, "SELECT title, contributor, date::VARCHAR AS date, sysbench, tables, "
-                                "rows_per_table, duration_read_s, duration_write_s "
+                                "rows_per_table, duration_read_s, duration_write_s, raw_layout "
                                 "FROM campaigns WHERE id = $id", {"id": cid})[0]
         meta = {k: ("" if v is None else v) for k, v in meta.items()}
-        for f in fetch_dicts(con, query("campaign_files"), {"campaign": cid}):
+        files = fetch_dicts(con, query("campaign_files"), {"campaign": cid})
+        if meta.pop("raw_layout"):  # one entry for the raw tree; its campaign page lists every file
+            files = [{"file": f"data/campaigns/{cid}/raw/", "rows": None}]
+        for f in files:
             out.append({"path": f["file"], "campaign": cid, "url": campaign_url(cid), "rows": f["rows"], **meta})
     return out
 

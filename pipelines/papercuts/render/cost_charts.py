@@ -1,0 +1,76 @@
+"""Chart kind op-costs: rQPS beside the per-operation costs that explain it, for one comparison.
+
+Costs come from the op_costs model (results' vmstat/iostat columns and perf stat counters per
+query), each relative to the same cost of the base variant; rQPS from the rqps model.
+"""
+from __future__ import annotations
+
+from ..contract import OP_COSTS
+from ..db import fetch_dicts, query
+from ..problems import UserError
+from . import cost_specs, tables
+from .charts import _comparison, _rqps_rows, label
+
+REQUIRED = {"op-costs": ("campaign", "server", "threads", "base", "variants")}
+COLUMNS = ["measure", "metric", "microbenchmark", "group", "variant", "relative", "value",
+           "base_value", "unit", "repetitions", "order"]
+
+
+def _measure(metric: str) -> str:
+    short, _, _, tool = OP_COSTS[metric]
+    return f"{short} ({tool})"
+
+
+def op_costs(con, d: dict, where: str):
+    variants = list(d["variants"])
+    rqps, _ = _rqps_rows(con, d, where)
+    order = {r["microbenchmark"]: r["order"] for r in rqps}
+    every_threads = d["threads"] == "all"
+    rows = [{"measure": "rQPS", "metric": "rqps", "microbenchmark": r["microbenchmark"], "group": r["group"],
+             "variant": r["variant"], "relative": r["rqps"], "value": r["qps"], "base_value": r["base_qps"],
+             "unit": "ratio", "repetitions": None, "order": r["order"]} for r in rqps]
+    wanted = list(d.get("metrics") or OP_COSTS)
+    unknown = [m for m in wanted if m not in OP_COSTS]
+    if unknown:
+        raise UserError(f"{where}: unknown metric {', '.join(unknown)}; use some of {', '.join(OP_COSTS)}")
+    for r in fetch_dicts(con, query("op_costs_selection"), _comparison(d, where)):
+        name = label(r["microbenchmark"], r["range"])
+        name = f"{name} @ {r['threads']} threads" if every_threads else name
+        if r["variant"] in variants and r["metric"] in wanted and r["relative"] is not None \
+                and name in order:
+            rows.append({"measure": _measure(r["metric"]), "metric": r["metric"], "microbenchmark": name,
+                         "group": r["group"], "variant": r["variant"], "relative": r["relative"],
+                         "value": r["value"], "base_value": r["base_value"], "unit": OP_COSTS[r["metric"]][2],
+                         "repetitions": r["repetitions"], "order": order[name]})
+    present = {r["metric"] for r in rows}
+    if present == {"rqps"}:
+        raise UserError(f"{where}: no per-operation costs for this comparison in campaign {d['campaign']}")
+    measures = ["rQPS"] + [_measure(m) for m in wanted if m in present]
+    metric_order = ["rqps"] + wanted
+    rows.sort(key=lambda r: (metric_order.index(r["metric"]), r["order"], variants.index(r["variant"])))
+    spec = cost_specs.costs_beside_rqps(d["title"], rows, variants, measures)
+    return rows, spec, _table(rows, variants, measures), COLUMNS
+
+
+def _table(rows: list[dict], variants: list[str], measures: list[str]) -> dict:
+    """Microbenchmark and variant down, one column per measure: relative (absolute value)."""
+    cells: dict[tuple, dict] = {}
+    for r in rows:
+        cells.setdefault((r["order"], r["microbenchmark"], variants.index(r["variant"]), r["variant"]), {})[
+            r["measure"]] = r
+    body = []
+    for key in sorted(cells):
+        line = [tables.cell(key[1]), tables.cell(key[3])]
+        for m in measures:
+            r = cells[key].get(m)
+            if r is None:
+                line.append(tables.cell(""))
+                continue
+            shown = f"{r['relative']:.2f}" + ("" if r["metric"] == "rqps" else f" ({r['value']:.4g})")
+            cls = tables.ratio_class(r["relative"]) if r["metric"] == "rqps" else ""
+            line.append(tables.cell(shown, cls))
+        body.append(line)
+    return tables.table([("microbenchmark", False), ("variant", False)] + [(m, True) for m in measures], body)
+
+
+KINDS = {"op-costs": op_costs}

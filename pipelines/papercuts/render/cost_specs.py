@@ -1,0 +1,51 @@
+"""Vega-Lite specs for throughput beside its per-operation costs. Rows in, a spec out; no I/O."""
+from __future__ import annotations
+
+from .specs import LEGEND_PICK, _base, _picked
+
+
+def costs_beside_rqps(title: str, rows: list[dict], variants: list[str], measures: list[str]) -> dict:
+    """One column of bars per measure (rQPS first, then each cost relative to the base), the
+    microbenchmarks down, a rule at 1.0. For costs, right of 1.0 is more work per operation."""
+    tooltip = [
+        {"field": "measure", "title": "measure"},
+        {"field": "microbenchmark", "title": "microbenchmark"},
+        {"field": "variant", "title": "variant"},
+        {"field": "relative", "title": "relative to base", "format": ".3f"},
+        {"field": "value", "title": "value", "format": ",.4~g"},
+        {"field": "base_value", "title": "base value", "format": ",.4~g"},
+        {"field": "unit", "title": "unit"},
+        {"field": "repetitions", "title": "repetitions"},
+    ]
+    spec = _base(title, rows, "rQPS and per-operation costs relative to the base variant.")
+    spec["facet"] = {"field": "measure", "type": "nominal", "sort": measures, "title": None,
+                     "header": {"labelFontWeight": 600, "labelLimit": 200}}
+    spec["columns"] = 4
+    spec["resolve"] = {"scale": {"x": "independent"}}
+    spec["spec"] = {
+        "width": 170,
+        "height": {"step": 9},
+        "layer": [
+            {
+                "params": [LEGEND_PICK],
+                "mark": {"type": "bar"},
+                "encoding": {
+                    "y": {"field": "microbenchmark", "type": "nominal", "title": None,
+                          "sort": {"field": "order"}},
+                    "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
+                    # Ratios on a log axis: 0.5 and 2 are the same distance from 1.
+                    "x": {"field": "relative", "type": "quantitative", "title": "relative to base (log)",
+                          "scale": {"type": "log", "nice": False},
+                          "axis": {"tickCount": 4, "format": "~g"}},
+                    "x2": {"datum": 1},
+                    "color": {"field": "variant", "type": "nominal", "sort": variants,
+                              "title": "variant", "scale": {"scheme": "tableau10"}},
+                    "opacity": _picked(),
+                    "tooltip": tooltip,
+                },
+            },
+            {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]},
+             "encoding": {"x": {"datum": 1}}},
+        ],
+    }
+    return spec
