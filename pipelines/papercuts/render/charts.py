@@ -241,10 +241,11 @@ KINDS = {
 KINDS.update(calibration_charts.KINDS)  # ut-delay, prng-cost, spin-wait, draw-cost, ...
 REQUIRED.update(calibration_charts.REQUIRED)
 # Kinds in their own modules that build on the comparison helpers above, so imported after them.
-from . import cost_charts  # noqa: E402
+from . import cost_charts, repetition_charts  # noqa: E402
 
-KINDS.update(cost_charts.KINDS)  # op-costs
-REQUIRED.update(cost_charts.REQUIRED)
+for _module in (cost_charts, repetition_charts):  # op-costs, repetitions
+    KINDS.update(_module.KINDS)
+    REQUIRED.update(_module.REQUIRED)
 
 
 def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
