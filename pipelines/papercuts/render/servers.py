@@ -35,6 +35,22 @@ def _comparisons(con, server: str) -> list[dict]:
     return out
 
 
+def _cost_charts(con, server: str, c: dict, base: str, threads: str) -> list[dict]:
+    """rQPS beside per-operation costs, when the comparison has costs."""
+    if c["threads"] == "all":
+        return []
+    variants = [r["variant"] for r in fetch_dicts(con, query("cost_variants"), {
+        "campaign": c["campaign"], "server": server, "threads": c["threads"],
+        "base_build": c["base_build"], "base_config": c["base_config"]})]
+    if not variants:
+        return []
+    return [{"id": _slug("costs", c["campaign"], c["threads"], base), "kind": "op-costs",
+             "title": f"rQPS and costs per operation, {threads}, relative to {base}",
+             "caption": "Costs per operation relative to the base; for costs, above 1.0 is more work.",
+             "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base,
+             "variants": variants}]
+
+
 def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
     """(section heading, chart definitions) for everything known about one server."""
     sections = []
@@ -47,7 +63,8 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
             "title": f"rQPS, {threads}: {c['campaign_title']}",
             "caption": f"Each cell is QPS of the column's variant divided by QPS of {base}; "
                        "red is below 1.0 (a regression), blue above.",
-            "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base}]))
+            "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base},
+            *_cost_charts(con, server, c, base, threads)]))
     measured = fetch_dicts(con, "SELECT DISTINCT campaign FROM results WHERE server = $s ORDER BY campaign",
                            {"s": server})
     for m in measured:
