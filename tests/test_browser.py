@@ -15,6 +15,8 @@ PAGES_WITH_CHARTS = [
     # calibration sections (data/calibrations/) and the page comparing them
     "/servers/beelink/", "/servers/pn53/", "/servers/ax162-s/", "/servers/socket2/", "/servers/p82/",
     "/calibration/",
+    # a raw campaign: rQPS, costs per operation and repetitions parsed from raw outputs
+    "/investigations/mariadb-spin-wait-delay-vm/", "/servers/papercuts-vm2/",
 ]
 
 
@@ -173,3 +175,22 @@ def test_calibration_page_compares_servers_and_references_seed_004(page, server)
     entry = page.locator('[id="2024-10-23-dell32-busy-wait"]')
     href = entry.locator("a[download]", has_text="ut_delay.csv").get_attribute("href")
     assert page.request.get(server + href).text().startswith("series,version,delay,us_per_call,calls\n")
+
+
+def test_costs_per_operation_are_drawn_beside_rqps(page, server):
+    open_page(page, server + "/investigations/mariadb-spin-wait-delay-vm/")
+    # 8 measures (rQPS, 5 from vmstat/iostat, 2 from perf stat) × 4 microbenchmarks × 2 variants
+    assert _marks(page, "costs-t1", "rect") == 64
+    headers = page.locator("#chart-costs-t1 table thead th").all_inner_texts()
+    assert [h.strip() for h in headers][2:] == ["rQPS", "cpu/o (vmstat)", "cs/o (vmstat)", "r/o (iostat)",
+                                                 "rKB/o (iostat)", "wKB/o (iostat)", "cpu ms/q (perf stat)",
+                                                 "cs/q (perf stat)"]
+    cells = _row(page, "costs-t1", "point-query", "ma101119_deb12.spin0")
+    assert cells[0].strip(" ▲▼") == "1.32"  # 19675.50 + 8720.44 over 13077.21 + 8396.01, halves
+    assert _marks(page, "repetitions", "symbol") == 48  # 4 tests × 2 thread counts × 3 settings × 2 runs
+    assert _row(page, "repetitions", "point-query", "1", "ma101119_deb12.spin0", "1") == ["19675.50", "2.26"]
+    chart = page.locator('.vega-chart[data-chart-id="costs-t2"]')
+    chart.locator("g.mark-rect.role-mark path").last.hover()  # cs/q, the last panel
+    tooltip = page.locator("#vg-tooltip-element")
+    tooltip.wait_for(state="visible")
+    assert "cs/q (perf stat)" in tooltip.inner_text() and "switches" in tooltip.inner_text()

@@ -165,3 +165,14 @@ def test_investigation_lists_the_builds_and_configs_it_compares(site):
         assert build_id in section
     assert "performance_schema=0;innodb_spin_wait_delay=5" in section
     assert "mysql innodb 8.0.28" in section
+
+
+def test_raw_campaign_page_lists_what_was_parsed_and_the_gaps(site):
+    text = text_of(page(site, "/campaigns/2026-11-22-mariadb-spin-wait/"))
+    assert re.search(r"sysbench\s+48\b", text) and re.search(r"vmstat\s+48\b", text)
+    for event in ("bus-cycles", "cycles", "instructions"):
+        assert re.search(rf"perf stat\s+{event}\s+not supported\s+48\b", text), event
+    assert re.search(r"folded stacks\s+the file\s+empty\s+1\b", text)
+    assert "Caveats, before reading any number from here" in text  # raw/README.md is the page's text
+    html_text = page(site, "/campaigns/2026-11-22-mariadb-spin-wait/")
+    assert 'href="/campaigns/2026-11-22-mariadb-spin-wait/raw/run.sh"' in html_text
