@@ -194,3 +194,18 @@ def test_costs_per_operation_are_drawn_beside_rqps(page, server):
     tooltip = page.locator("#vg-tooltip-element")
     tooltip.wait_for(state="visible")
     assert "cs/q (perf stat)" in tooltip.inner_text() and "switches" in tooltip.inner_text()
+
+
+def test_profiles_draw_an_icicle_its_differential_and_the_top_symbols(page, server):
+    open_page(page, server + "/investigations/mariadb-spin-wait-delay-vm/")
+    for cid in ("flame-spin4", "flame-diff"):  # a rectangle per frame node of the CSV
+        chart = page.locator(f'.vega-chart[data-chart-id="{cid}"]')
+        assert _marks(page, cid, "rect") == int(chart.get_attribute("data-rows")) > 100
+    assert _row(page, "profile-top", "finish_task_switch.isra.0") == ["18.35%", "18.59%"]
+    assert _marks(page, "profile-top", "rect") == 30  # 15 symbols × 2 variants
+    chart = page.locator('.vega-chart[data-chart-id="flame-diff"]')
+    chart.locator("g.mark-rect.role-mark path").first.hover()  # the root, "all"
+    tooltip = page.locator("#vg-tooltip-element")
+    tooltip.wait_for(state="visible")
+    text = tooltip.inner_text()
+    assert "all" in text and "ma101119_deb12.spin4" in text and "100.00%" in text

@@ -241,9 +241,9 @@ KINDS = {
 KINDS.update(calibration_charts.KINDS)  # ut-delay, prng-cost, spin-wait, draw-cost, ...
 REQUIRED.update(calibration_charts.REQUIRED)
 # Kinds in their own modules that build on the comparison helpers above, so imported after them.
-from . import cost_charts, repetition_charts  # noqa: E402
+from . import cost_charts, profile_charts, repetition_charts  # noqa: E402
 
-for _module in (cost_charts, repetition_charts):  # op-costs, repetitions
+for _module in (cost_charts, profile_charts, repetition_charts):
     KINDS.update(_module.KINDS)
     REQUIRED.update(_module.REQUIRED)
 

@@ -1,0 +1,126 @@
+"""Icicle (flame graph) layout of folded stacks, and the differential view of two profiles. No I/O.
+
+Stacks are (root-first frames, weight). Identical prefixes merge into one tree; every node is a
+rectangle [x0, x1) in fractions of all weight, at its depth (the root "all" at 0, on top).
+Children are ordered by name, as flame graphs do, so the layout does not depend on input order;
+children narrower than min_share merge into one "(other)" node per parent, and frames below
+max_depth into one "(deeper)" node, so a wide profile stays readable and no weight is dropped.
+Floats are rounded to 6 decimals so that CSVs and builds are byte-stable.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+OTHER, DEEPER, ROOT = "(other)", "(deeper)", "all"
+LABEL_PX = 6.5  # average character width of the chart's label font, for truncation
+
+
+@dataclass
+class _Node:
+    frame: str
+    total: float = 0.0
+    own: float = 0.0
+    children: dict[str, _Node] = field(default_factory=dict)
+
+
+def _tree(stacks: Iterable[tuple[tuple[str, ...], float]], max_depth: int) -> _Node:
+    root = _Node(ROOT)
+    for frames, weight in stacks:
+        if weight <= 0:
+            continue
+        root.total += weight
+        node = root
+        for depth, frame in enumerate(frames, start=1):
+            name = DEEPER if depth > max_depth else frame
+            node = node.children.setdefault(name, _Node(name))
+            node.total += weight
+            if name == DEEPER:
+                break
+        node.own += weight
+    return root
+
+
+def _r(value: float) -> float:
+    return round(value, 6)
+
+
+def icicle(stacks: Iterable[tuple[tuple[str, ...], float]], *, min_share: float = 0.002,
+           max_depth: int = 48, width_px: int = 900) -> list[dict]:
+    """Rows {id, parent, depth, depth_end, frame, path, x0, x1, total_share, self_share, samples, label},
+    parents before children. `path` is the frames from the root joined by ';' (for the differential)."""
+    root = _tree(stacks, max_depth)
+    if root.total <= 0:
+        return []
+    grand = root.total
+    rows: list[dict] = []
+
+    def emit(node: _Node, parent: int | None, depth: int, x0: float, path: str) -> None:
+        ident = len(rows)
+        x1 = x0 + node.total / grand
+        rows.append({"id": ident, "parent": parent, "depth": depth, "depth_end": depth + 1,
+                     "frame": node.frame, "path": path, "x0": _r(x0), "x1": _r(x1),
+                     "total_share": _r(node.total / grand), "self_share": _r(node.own / grand),
+                     "samples": _r(node.total), "label": _label(node.frame, x1 - x0, width_px)})
+        wide, narrow = [], []
+        for name in sorted(node.children):
+            child = node.children[name]
+            (wide if child.total / grand >= min_share else narrow).append(child)
+        if narrow:
+            wide.append(_Node(OTHER, sum(c.total for c in narrow), sum(c.total for c in narrow)))
+        x = x0
+        for child in wide:
+            emit(child, ident, depth + 1, x, f"{path};{child.frame}" if path else child.frame)
+            x += child.total / grand
+
+    emit(root, None, 0, 0.0, "")
+    return rows
+
+
+def _label(frame: str, share: float, width_px: int) -> str:
+    """The frame name cut to what fits in its rectangle (empty when nothing useful fits)."""
+    chars = int(share * width_px / LABEL_PX) - 1
+    if chars < 4:
+        return ""
+    return frame if len(frame) <= chars else frame[: chars - 1] + "…"
+
+
+def path_shares(stacks: Iterable[tuple[tuple[str, ...], float]], max_depth: int = 48) -> dict[str, float]:
+    """Total share of every root-to-node path ('a;b;c'), as icicle() names paths."""
+    root = _tree(stacks, max_depth)
+    out: dict[str, float] = {}
+    if root.total <= 0:
+        return out
+
+    def walk(node: _Node, path: str) -> None:
+        for name, child in node.children.items():
+            p = f"{path};{name}" if path else name
+            out[p] = child.total / root.total
+            walk(child, p)
+
+    walk(root, "")
+    return out
+
+
+def differential(base: list[tuple[tuple[str, ...], float]], target: list[tuple[tuple[str, ...], float]],
+                 *, min_share: float = 0.002, max_depth: int = 48, width_px: int = 900) -> list[dict]:
+    """The target's icicle, each node with base_share (the same path's share in the base, 0 when
+    absent) and delta = total_share − base_share. An "(other)" node compares with the base share
+    of the siblings it merges. Frames only in the base are not drawn (see profile-change)."""
+    rows = icicle(target, min_share=min_share, max_depth=max_depth, width_px=width_px)
+    shares = path_shares(base, max_depth)
+    by_id = {r["id"]: r for r in rows}
+    for r in rows:
+        if r["parent"] is None:
+            base_share = 1.0 if shares or base else 0.0
+        elif r["frame"] == OTHER:
+            parent_path = by_id[r["parent"]]["path"]
+            named = {s["frame"] for s in rows if s["parent"] == r["parent"] and s["frame"] != OTHER}
+            prefix = f"{parent_path};" if parent_path else ""
+            base_share = sum(v for p, v in shares.items()
+                             if p.startswith(prefix) and ";" not in p[len(prefix):] and p[len(prefix):] not in named)
+        else:
+            base_share = shares.get(r["path"], 0.0)
+        r["base_share"] = _r(base_share)
+        r["delta"] = _r(r["total_share"] - base_share)
+    return rows

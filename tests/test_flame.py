@@ -1,0 +1,111 @@
+"""Icicle layout and its differential view, on stacks whose shapes are worked out by hand, and
+their specs: valid against the pinned Vega-Lite schema, frame names only ever data."""
+from __future__ import annotations
+
+import json
+import random
+
+import jsonschema
+import pytest
+
+from papercuts.parsers import folded
+from papercuts.paths import PROJECT
+from papercuts.render import flame, profile_specs
+
+STACKS = [(("a", "b"), 3.0), (("a", "c"), 1.0), (("d",), 4.0)]
+HOSTILE = ["<img src=x onerror=alert(1)>", '"}]}', "datum.x || alert(1)", "</script>"]
+
+
+def brief(rows):
+    return [(r["frame"], r["depth"], r["x0"], r["x1"], r["self_share"]) for r in rows]
+
+
+def test_layout_by_hand():
+    # all = 8: a has 4 (b 3, c 1) on the left, d 4 on the right; children by name
+    assert brief(flame.icicle(STACKS, width_px=0)) == [
+        ("all", 0, 0.0, 1.0, 0.0),
+        ("a", 1, 0.0, 0.5, 0.0), ("b", 2, 0.0, 0.375, 0.375), ("c", 2, 0.375, 0.5, 0.125),
+        ("d", 1, 0.5, 1.0, 0.5),
+    ]
+    rows = flame.icicle(STACKS)
+    assert [r["path"] for r in rows] == ["", "a", "a;b", "a;c", "d"]
+    assert [r["parent"] for r in rows] == [None, 0, 1, 1, 0]
+
+
+def test_narrow_frames_merge_into_other_and_deep_ones_into_deeper():
+    stacks = [(("a", "x"), 98.0), (("a", "y"), 1.0), (("a", "z"), 1.0)]
+    rows = flame.icicle(stacks, min_share=0.05)
+    assert brief(rows)[2:] == [("x", 2, 0.0, 0.98, 0.98), ("(other)", 2, 0.98, 1.0, 0.02)]
+    deep = flame.icicle([(tuple("abcdef"), 1.0)], max_depth=3)
+    assert [r["frame"] for r in deep] == ["all", "a", "b", "c", "(deeper)"]
+    assert deep[-1]["self_share"] == 1.0  # the weight below is kept, not dropped
+
+
+def test_layout_is_deterministic_and_independent_of_input_order():
+    shuffled = STACKS[:]
+    random.Random(7).shuffle(shuffled)
+    assert flame.icicle(shuffled) == flame.icicle(STACKS) == flame.icicle(list(STACKS))
+
+
+def test_differential_by_hand():
+    base = [(("a", "b"), 1.0), (("d",), 3.0)]  # a 0.25 (b 0.25), d 0.75
+    rows = {r["path"]: r for r in flame.differential(base, STACKS)}
+    assert (rows["a"]["base_share"], rows["a"]["delta"]) == (0.25, 0.25)
+    assert (rows["a;b"]["base_share"], rows["a;b"]["delta"]) == (0.25, 0.125)
+    assert (rows["a;c"]["base_share"], rows["a;c"]["delta"]) == (0.0, 0.125)  # new in the target
+    assert (rows["d"]["base_share"], rows["d"]["delta"]) == (0.75, -0.25)
+
+
+def test_other_compares_with_the_base_share_of_the_siblings_it_merges():
+    target = [(("a", "x"), 98.0), (("a", "y"), 1.0), (("a", "z"), 1.0)]
+    base = [(("a", "x"), 90.0), (("a", "y"), 6.0), (("a", "z"), 4.0)]
+    other = next(r for r in flame.differential(base, target, min_share=0.05) if r["frame"] == "(other)")
+    assert (other["total_share"], other["base_share"], other["delta"]) == (0.02, 0.1, -0.08)
+
+
+def test_a_real_profile_keeps_its_invariants():
+    text = (PROJECT / "tests" / "fixtures" / "raw" / "folded" / "perf-stackcollapse.folded").read_text()
+    parsed = folded.parse(text)
+    rows = flame.icicle([(s.frames, s.weight) for s in parsed.stacks])
+    assert rows[0]["frame"] == "all" and rows[0]["total_share"] == 1.0
+    assert rows[0]["samples"] == parsed.total
+    for r in rows[1:]:
+        parent = rows[r["parent"]]
+        assert parent["x0"] <= r["x0"] <= r["x1"] <= parent["x1"] + 1e-6
+        assert 0 <= r["self_share"] <= r["total_share"] <= 1
+        children = [c for c in rows if c["parent"] == r["id"]]
+        assert sum(c["total_share"] for c in children) + r["self_share"] == pytest.approx(r["total_share"], abs=1e-5)
+    assert sum(r["self_share"] for r in rows) == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.fixture(scope="module")
+def validator():
+    schema = json.loads((PROJECT / "site" / "vendor" / "vega-lite-schema.json").read_text())
+    return jsonschema.Draft7Validator(schema)
+
+
+def _expressions(node):
+    """Every string Vega evaluates as code: expr, filter, calculate, signal, test."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("expr", "filter", "calculate", "signal", "test") and isinstance(value, str):
+                yield value
+            yield from _expressions(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _expressions(item)
+
+
+def test_specs_are_valid_and_hostile_frames_stay_data(validator):
+    stacks = [((HOSTILE[0], HOSTILE[1]), 3.0), ((HOSTILE[2],), 2.0), ((HOSTILE[3], "x"), 1.0)]
+    rows = flame.icicle(stacks)
+    diff = flame.differential(stacks[:1], stacks)
+    top = [{"symbol": h, "variant": v, "self_share": 0.1, "total_share": 0.2, "source": "folded"}
+           for h in HOSTILE for v in ("b.c", HOSTILE[0])]
+    specs = [profile_specs.icicle("t", rows), profile_specs.differential("t", diff, HOSTILE[1], HOSTILE[2]),
+             profile_specs.symbol_shares("t", top, ["b.c", HOSTILE[0]], HOSTILE)]
+    for spec in specs:
+        validator.validate(spec)
+        for code in _expressions({k: v for k, v in spec.items() if k != "data"}):
+            assert not any(h in code for h in HOSTILE), code
+    assert {r["frame"] for r in specs[0]["data"]["values"]} >= set(HOSTILE)
