@@ -176,3 +176,14 @@ def test_raw_campaign_page_lists_what_was_parsed_and_the_gaps(site):
     assert "Caveats, before reading any number from here" in text  # raw/README.md is the page's text
     html_text = page(site, "/campaigns/2026-11-22-mariadb-spin-wait/")
     assert 'href="/campaigns/2026-11-22-mariadb-spin-wait/raw/run.sh"' in html_text
+
+
+def test_seed_004_profile_shares_are_published_as_printed(site):
+    text = re.sub(r"\s+", " ", text_of(page(site, "/investigations/ut-delay-compiler-barrier/")))
+    assert "ut_delay(unsigned long) 37.42 %" in text and "_raw_spin_lock (kernel) 27.96 %" in text
+    for path, share in (("ut_delay ← mutex_spin_wait", "99.74"), ("_raw_spin_lock ← futex_wait_setup", "58.11"),
+                        ("… __lll_lock_wait ← pthread_mutex_lock", "83.30"),
+                        ("… pthread_mutex_lock ← os_event_reset ← sync_array_reserve_cell ← mutex_spin_wait",
+                         "52.72"),
+                        ("… mutex_spin_wait ← pfs_mutex_enter_func ← lock_rec_convert_impl_to_expl", "75.08")):
+        assert f"{path} {share} %" in text, path
