@@ -131,6 +131,17 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
                 "remove the copied rows; a campaign holds only its own measurements")
 
 
+def check_units(ds: Dataset, problems: Problems) -> None:
+    """One measure, one unit: values of a measure in two units cannot share an axis."""
+    first: dict[tuple, dict] = {}
+    for row in ds.rows["observations"]:
+        other = first.setdefault((row["campaign"], row["measure"]), row)
+        if other["unit"] != row["unit"]:
+            _at(problems, row, "unit", f"measure '{row['measure']}' is in {other['unit']} on line "
+                f"{other['_line']} but in {row['unit']} here",
+                "convert the values to one unit, or name the measures differently")
+
+
 def check_summaries(ds: Dataset, problems: Problems) -> None:
     for row in ds.rows["summaries"]:
         lo, hi = row["min"], row["max"]
@@ -184,6 +195,7 @@ def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> Non
     check_raw(ds, known, problems)
     check_duplicates(ds, problems)
     check_summaries(ds, problems)
+    check_units(ds, problems)
     if complete:
         check_bases(ds, problems)
         check_plausibility(ds, problems)
