@@ -10,7 +10,7 @@ from ..db import fetch_dicts, query
 from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
-from .charts import make_chart
+from .charts import make_chart, natural
 from .jinja import render_template
 
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
@@ -75,6 +75,14 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
                 "id": _slug("threads", m["campaign"]), "kind": "throughput-lines",
                 "title": f"Throughput vs threads ({m['campaign']})", "caption": "",
                 "campaign": m["campaign"], "server": server, "variants": variants}]))
+    for p in fetch_dicts(con, query("server_profiles"), {"server": server}):
+        where = f"{p['microbenchmark']} at {p['threads']} thread{'s' if p['threads'] != 1 else ''}"
+        sections.append((f"Profiles: {where} ({p['campaign']})", [{
+            "id": _slug("profile", p["campaign"], p["microbenchmark"], p["threads"]), "kind": "profile-top",
+            "title": f"Symbols with the most self time, {where}",
+            "caption": "Share of profile samples whose leaf is the symbol, per variant.",
+            "campaign": p["campaign"], "microbenchmark": p["microbenchmark"], "threads": p["threads"],
+            "variants": sorted(p["variants"], key=natural)}]))
     summaries = fetch_dicts(con, "SELECT DISTINCT s.campaign, c.title FROM summaries s JOIN campaigns c "
                                  "ON c.id = s.campaign WHERE s.server = $s ORDER BY s.campaign", {"s": server})
     for s in summaries:
