@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .contract import MAX_FILE_BYTES, RAW_LAYOUTS
 from .parsers import folded, iostat, metrics, perf_report, perf_stat, sysbench, vmstat
-from .parsers.errors import Gap, ParseError
+from .parsers.errors import Gap, ParseError, read
 from .parsers.mytools import parse_build_name, parse_test_file_name
 from .paths import Paths
 from .problems import Problems
@@ -198,26 +198,16 @@ class _Context:
         self.campaign, self.server = meta["id"], meta["server"]
         self.device = meta.get("iostat_device")
 
-    def _parse(self, path: Path | None, parse, tool: str, expected: bool = True):
+    def _parse(self, path: Path | None, parse, tool: str):
         """The parsed file, or a Gap (recorded), or None after reporting a malformed file."""
         if path is None:
             return None
-        rel = self.paths.rel(path)
-        published = self.paths.published(path)
-        raw = path.read_bytes()
-        if not raw.strip():
-            self._file(published, tool, "empty")
-            return Gap(rel, "empty")
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("latin-1")  # old sysstat outputs in a legacy locale
-        try:
-            parsed = parse(text, rel)
+            parsed = read(path, parse, self.paths.rel(path))
         except ParseError as e:
             self.problems.items.append(e.problem)
             return None
-        self._file(published, tool, "empty" if isinstance(parsed, Gap) else "parsed")
+        self._file(self.paths.published(path), tool, parsed.reason if isinstance(parsed, Gap) else "parsed")
         return parsed
 
     def _file(self, published: str, tool: str, status: str, detail: str | None = None) -> None:

@@ -47,7 +47,7 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
             "files": files,
         }
         if c["raw_layout"]:
-            outcome = fetch_dicts(con, query("raw_gaps"), {"campaign": c["id"]})
+            outcome = fetch_dicts(con, query("raw_outcome"), {"campaign": c["id"]})
             meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
                            "parsed": [r for r in outcome if r["status"] == "parsed"],
                            "gaps": [r for r in outcome if r["status"] != "parsed"]}
