@@ -193,3 +193,18 @@ def test_a_raw_campaign_must_say_its_layout_and_server(tmp_path):
     data = raw_data(tmp_path / "b", TOML.replace('server = "box"', 'server = "bx"'))
     errors = [line for line in check(data) if "error" in line]
     assert len(errors) == 1 and "unknown server 'bx'" in errors[0] and "did you mean 'box'?" in errors[0]
+
+
+def test_perf_stat_csv_and_json_count_over_the_tests_duration(tmp_path):
+    data = raw_data(tmp_path)
+    raw = data / CAMPAIGN / "raw"
+    (raw / "my8028.cfg" / "point-query.t1.r1.perf-stat.txt").unlink()
+    shutil.copy(FIXTURES / "perf_stat" / "perf-stat-x.csv", raw / "my8028.cfg" / "point-query.t1.r1.perf-stat.csv")
+    (raw / "my8040.cfg" / "point-query.t1.r1.perf-stat.txt").unlink()
+    shutil.copy(FIXTURES / "perf_stat" / "perf-stat-j.json", raw / "my8040.cfg" / "point-query.t1.r1.perf-stat.json")
+    con = database(data)
+    counters = {(r["build"], r["metric"]): r["value"] for r in fetch_dicts(
+        con, "SELECT build, metric, value FROM counters")}
+    # -x,: 91127 context-switches; no elapsed time, so the sysbench run's 20.0009 s total time
+    assert counters[("my8028", "cs_per_query")] == pytest.approx(91127 / (13077.21 * 20.0009), rel=1e-9)
+    assert ("my8040", "cs_per_query") in counters and ("my8040", "cpu_ms_per_query") in counters

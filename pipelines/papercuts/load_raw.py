@@ -37,9 +37,12 @@ PROFILE_KINDS = ("folded", "perf-report")
 
 _PAPERCUTS_RUN = re.compile(
     r"(?P<test>[a-z][a-z0-9.-]*?)\.t(?P<threads>\d+)\.(?:r(?P<rep>\d+)|(?P<profile>profile))\."
-    r"(?P<kind>sysbench\.txt|vmstat\.txt|iostat\.txt|perf-stat\.txt|perf\.folded|perf-report\.txt)")
+    r"(?P<kind>sysbench\.txt|vmstat\.txt|iostat\.txt|perf-stat\.(?:txt|csv|json)|perf\.folded|perf-report\.txt)")
 _PAPERCUTS_KIND = {"sysbench.txt": "sysbench", "vmstat.txt": "vmstat", "iostat.txt": "iostat",
-                   "perf-stat.txt": "perf-stat", "perf.folded": "folded", "perf-report.txt": "perf-report"}
+                   "perf-stat.txt": "perf-stat", "perf-stat.csv": "perf-stat", "perf-stat.json": "perf-stat",
+                   "perf.folded": "folded", "perf-report.txt": "perf-report"}
+# perf stat's three output formats: human (-o), CSV (-x,) and JSON (-j), told apart by suffix.
+_PERF_STAT = {".txt": perf_stat.parse, ".csv": perf_stat.parse_csv, ".json": perf_stat.parse_json}
 _MYTOOLS_KIND = {"o": "sysbench", "vm": "vmstat", "io": "iostat", "perf.hw": "perf-stat",
                  "perf.rep.f": "perf-report"}
 _VARIANT_DIR = re.compile(r"(?P<build>[A-Za-z0-9][A-Za-z0-9_+-]*)\.(?P<config>[A-Za-z0-9][A-Za-z0-9_+-]*)")
@@ -133,7 +136,7 @@ def _papercuts_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[R
             fm = _PAPERCUTS_RUN.fullmatch(f.name)
             if not f.is_file() or not fm:
                 if f.name.endswith((".sysbench.txt", ".vmstat.txt", ".iostat.txt", ".perf-stat.txt",
-                                    ".folded", ".perf-report.txt")):
+                                    ".perf-stat.csv", ".perf-stat.json", ".folded", ".perf-report.txt")):
                     problems.error(paths.rel(f), 1, 1, "raw output name does not say its test, threads and repetition",
                                    _LAYOUT_HINT["papercuts"])
                 continue  # my.cnf, variables.txt, ...: evidence, listed on the campaign page
@@ -233,7 +236,9 @@ class _Context:
         sb = self._parse(run.files.get("sysbench"), sysbench.parse, "sysbench")
         vm = self._parse(run.files.get("vmstat"), vmstat.parse, "vmstat")
         io = self._parse(run.files.get("iostat"), self._iostat, "iostat") if self.device else None
-        stat = self._parse(run.files.get("perf-stat"), perf_stat.parse, "perf stat")
+        stat_file = run.files.get("perf-stat")
+        stat = self._parse(stat_file, _PERF_STAT.get(stat_file.suffix, perf_stat.parse) if stat_file else None,
+                           "perf stat")
         if not isinstance(sb, sysbench.SysbenchRun):
             return
         rel = self.paths.rel(run.files["sysbench"])
@@ -269,11 +274,12 @@ class _Context:
             "r_per_op": cost.r_per_op, "rkb_per_op": cost.rkb_per_op, "wkb_per_op": cost.wkb_per_op,
             **origin})
         if isinstance(stat, perf_stat.PerfStat):
-            self._counters(key, qps, stat, run.files["perf-stat"])
+            self._counters(key, qps, stat, run.files["perf-stat"], sb.final.total_time_s)
 
-    def _counters(self, key: dict, qps: float, stat: perf_stat.PerfStat, path: Path) -> None:
+    def _counters(self, key: dict, qps: float, stat: perf_stat.PerfStat, path: Path,
+                  duration_s: float | None) -> None:
         published = self.paths.published(path)
-        per = metrics.per_query(qps, stat)
+        per = metrics.per_query(qps, stat, window_s=duration_s)
         values = {"cpu_ms_per_query": per.cpu_ms, "cs_per_query": per.context_switches,
                   "instructions_per_query": per.instructions, "cycles_per_query": per.cycles,
                   "bus_cycles_per_query": per.bus_cycles, "ipc": per.ipc}

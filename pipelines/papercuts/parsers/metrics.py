@@ -77,8 +77,9 @@ class PerQuery:
     ipc: float | None = None  # instructions / cycles, when both were counted in one window
 
 
-def per_query(qps: float, stat: PerfStat | Gap | None) -> PerQuery:
-    """Counters per query from `perf stat -p <server>` run beside the benchmark."""
+def per_query(qps: float, stat: PerfStat | Gap | None, window_s: float | None = None) -> PerQuery:
+    """Counters per query from `perf stat -p <server>` run beside the benchmark. `-x` and `-j`
+    output print no elapsed time: then window_s (the test's duration) is the counting window."""
     if not qps or qps <= 0:
         raise ValueError(f"per-query counters need a positive rate, got {qps!r}")
     if not isinstance(stat, PerfStat):
@@ -87,9 +88,9 @@ def per_query(qps: float, stat: PerfStat | Gap | None) -> PerQuery:
     def each(*events: str) -> float | None:
         for event in events:
             found = stat.counter(event)
-            if found and found[1].elapsed_s:
-                counter, block = found
-                return counter.value / (qps * block.elapsed_s)
+            seconds = found and (found[1].elapsed_s or window_s)
+            if seconds:
+                return found[0].value / (qps * seconds)
         return None
 
     instructions, cycles = each("instructions"), each("cycles")
