@@ -1,7 +1,7 @@
 """Vega-Lite specs for throughput beside its per-operation costs. Rows in, a spec out; no I/O."""
 from __future__ import annotations
 
-from .specs import LEGEND_PICK, _base, _picked
+from .specs import _base, ratio_bar_layers
 
 
 def costs_beside_rqps(title: str, rows: list[dict], variants: list[str], measures: list[str]) -> dict:
@@ -25,27 +25,9 @@ def costs_beside_rqps(title: str, rows: list[dict], variants: list[str], measure
     spec["spec"] = {
         "width": 170,
         "height": {"step": 9},
-        "layer": [
-            {
-                "params": [LEGEND_PICK],
-                "mark": {"type": "bar"},
-                "encoding": {
-                    "y": {"field": "microbenchmark", "type": "nominal", "title": None,
-                          "sort": {"field": "order"}},
-                    "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
-                    # Ratios on a log axis: 0.5 and 2 are the same distance from 1.
-                    "x": {"field": "relative", "type": "quantitative", "title": "relative to base (log)",
-                          "scale": {"type": "log", "nice": False},
-                          "axis": {"tickCount": 4, "format": "~g"}},
-                    "x2": {"datum": 1},
-                    "color": {"field": "variant", "type": "nominal", "sort": variants,
-                              "title": "variant", "scale": {"scheme": "tableau10"}},
-                    "opacity": _picked(),
-                    "tooltip": tooltip,
-                },
-            },
-            {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]},
-             "encoding": {"x": {"datum": 1}}},
-        ],
+        # Ratios on a log axis: 0.5 and 2 are the same distance from 1.
+        "layer": ratio_bar_layers(variants, tooltip, {
+            "field": "relative", "type": "quantitative", "title": "relative to base (log)",
+            "scale": {"type": "log", "nice": False}, "axis": {"tickCount": 4, "format": "~g"}}),
     }
     return spec

@@ -32,6 +32,27 @@ def _picked(field: str = "variant") -> dict:
     return {"condition": {"param": "pick", "value": 1}, "value": 0.15}
 
 
+def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict) -> list[dict]:
+    """Bars of a ratio per microbenchmark (a bar per variant) drawn from 1.0, and the 1.0 rule."""
+    return [
+        {
+            "params": [LEGEND_PICK],
+            "mark": {"type": "bar"},
+            "encoding": {
+                "y": {"field": "microbenchmark", "type": "nominal", "title": None, "sort": {"field": "order"}},
+                "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
+                "x": x,
+                "x2": {"datum": 1},
+                "color": {"field": "variant", "type": "nominal", "sort": variants,
+                          "title": "variant", "scale": {"scheme": "tableau10"}},
+                "opacity": _picked(),
+                "tooltip": tooltip,
+            },
+        },
+        {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]}, "encoding": {"x": {"datum": 1}}},
+    ]
+
+
 def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
     """Horizontal rQPS bars per microbenchmark, one row of panels per group, a rule at 1.0."""
     tooltip = [
@@ -50,27 +71,10 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
     spec["spec"] = {
         "width": 560,
         "height": {"step": 7},
-        "layer": [
-            {
-                "params": [LEGEND_PICK],
-                "mark": {"type": "bar"},
-                "encoding": {
-                    "y": {"field": "microbenchmark", "type": "nominal", "title": None,
-                          "sort": {"field": "order"}},
-                    "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
-                    # Bars grow from the 1.0 line: left is a regression, right an improvement.
-                    "x": {"field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)",
-                          "scale": {"zero": False, "nice": True}},
-                    "x2": {"datum": 1},
-                    "color": {"field": "variant", "type": "nominal", "sort": variants,
-                              "title": "variant", "scale": {"scheme": "tableau10"}},
-                    "opacity": _picked(),
-                    "tooltip": tooltip,
-                },
-            },
-            {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]},
-             "encoding": {"x": {"datum": 1}}},
-        ],
+        # Bars grow from the 1.0 line: left is a regression, right an improvement.
+        "layer": ratio_bar_layers(variants, tooltip, {
+            "field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)",
+            "scale": {"zero": False, "nice": True}}),
     }
     return spec
 
