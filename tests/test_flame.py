@@ -2,6 +2,7 @@
 their specs: valid against the pinned Vega-Lite schema, frame names only ever data."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -61,6 +62,28 @@ def test_other_compares_with_the_base_share_of_the_siblings_it_merges():
     base = [(("a", "x"), 90.0), (("a", "y"), 6.0), (("a", "z"), 4.0)]
     other = next(r for r in flame.differential(base, target, min_share=0.05) if r["frame"] == "(other)")
     assert (other["total_share"], other["base_share"], other["delta"]) == (0.02, 0.1, -0.08)
+
+
+def test_sums_do_not_depend_on_input_order_even_at_a_min_share_boundary():
+    # 0.61 + 0.91 and 0.91 + 0.61 differ in the last bit: summed in input order, a's width fell on
+    # either side of a min_share set to exactly its share, and "a;x0", "a;x1" were drawn or not.
+    stacks = [(("a", "x0"), 0.61), (("a", "x1"), 0.91), (("b",), 427.62)]
+    share = (0.61 + 0.91) / (0.61 + 0.91 + 427.62)
+    layouts = {json.dumps(flame.icicle(list(p), min_share=share)) for p in itertools.permutations(stacks)}
+    assert len(layouts) == 1
+
+
+def test_differential_matches_frames_not_joined_paths():
+    # one frame named "a;b" in the base is not the frames a, b of the target
+    rows = flame.differential([(("a;b",), 1.0)], [(("a", "b"), 1.0)])
+    assert [(r["frame"], r["base_share"], r["delta"]) for r in rows] == [
+        ("all", 1.0, 0.0), ("a", 0.0, 1.0), ("b", 0.0, 1.0)]
+
+
+def test_differential_against_itself_and_against_nothing():
+    assert {r["delta"] for r in flame.differential(STACKS, STACKS)} == {0.0}
+    rows = flame.differential([], STACKS)
+    assert {r["base_share"] for r in rows} == {0.0} and [r["delta"] for r in rows] == [r["total_share"] for r in rows]
 
 
 def test_a_real_profile_keeps_its_invariants():

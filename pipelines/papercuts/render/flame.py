@@ -5,10 +5,16 @@ rectangle [x0, x1) in fractions of all weight, at its depth (the root "all" at 0
 Children are ordered by name, as flame graphs do, so the layout does not depend on input order;
 children narrower than min_share merge into one "(other)" node per parent, and frames below
 max_depth into one "(deeper)" node, so a wide profile stays readable and no weight is dropped.
-Floats are rounded to 6 decimals so that CSVs and builds are byte-stable.
+Weights are summed in a canonical order (stacks sorted), so the same multiset of stacks gives the
+same floats whatever order they came in; floats are rounded to 6 decimals so that CSVs and builds
+are byte-stable.
+
+Frames are matched between two profiles by walking both trees frame by frame, never by joined
+path strings, so a frame name holding ';' cannot be confused with two frames.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -26,7 +32,8 @@ class _Node:
 
 def _tree(stacks: Iterable[tuple[tuple[str, ...], float]], max_depth: int) -> _Node:
     root = _Node(ROOT)
-    for frames, weight in stacks:
+    # Sorted: float sums then do not depend on the input order (it could flip a min_share test).
+    for frames, weight in sorted((tuple(f), w) for f, w in stacks):
         if weight <= 0:
             continue
         root.total += weight
@@ -102,25 +109,35 @@ def path_shares(stacks: Iterable[tuple[tuple[str, ...], float]], max_depth: int 
     return out
 
 
-def differential(base: list[tuple[tuple[str, ...], float]], target: list[tuple[tuple[str, ...], float]],
+def differential(base: Iterable[tuple[tuple[str, ...], float]], target: Iterable[tuple[tuple[str, ...], float]],
                  *, min_share: float = 0.002, max_depth: int = 48, width_px: int = 900) -> list[dict]:
-    """The target's icicle, each node with base_share (the same path's share in the base, 0 when
-    absent) and delta = total_share − base_share. An "(other)" node compares with the base share
-    of the siblings it merges. Frames only in the base are not drawn (see profile-change)."""
+    """The target's icicle, each node with base_share (the same root-to-node frames' total share in
+    the base, 0 when absent) and delta = total_share − base_share. An "(other)" node compares with
+    the base share of the siblings it merges. Frames only in the base are not drawn."""
     rows = icicle(target, min_share=min_share, max_depth=max_depth, width_px=width_px)
-    shares = path_shares(base, max_depth)
-    by_id = {r["id"]: r for r in rows}
+    base_root = _tree(base, max_depth)
+    grand = base_root.total
+    matched: dict[int, _Node | None] = {}  # row id → the base node with the same frames, if any
+    named: dict[int, set[str]] = {}  # parent id → its children's frames drawn by name
+    for r in rows:
+        if r["parent"] is not None and r["frame"] != OTHER:
+            named.setdefault(r["parent"], set()).add(r["frame"])
     for r in rows:
         if r["parent"] is None:
-            base_share = 1.0 if shares or base else 0.0
-        elif r["frame"] == OTHER:
-            parent_path = by_id[r["parent"]]["path"]
-            named = {s["frame"] for s in rows if s["parent"] == r["parent"] and s["frame"] != OTHER}
-            prefix = f"{parent_path};" if parent_path else ""
-            base_share = sum(v for p, v in shares.items()
-                             if p.startswith(prefix) and ";" not in p[len(prefix):] and p[len(prefix):] not in named)
+            matched[r["id"]] = base_root
+            base_share = 1.0 if grand > 0 else 0.0
         else:
-            base_share = shares.get(r["path"], 0.0)
+            up = matched[r["parent"]]
+            if r["frame"] == OTHER:
+                merged = [] if up is None else [c.total for name, c in up.children.items()
+                                                 if name not in named.get(r["parent"], set())]
+                base_share = math.fsum(merged) / grand if merged else 0.0
+                matched[r["id"]] = None
+            else:
+                node = None if up is None else up.children.get(r["frame"])
+                matched[r["id"]] = node
+                base_share = node.total / grand if node is not None else 0.0
         r["base_share"] = _r(base_share)
         r["delta"] = _r(r["total_share"] - base_share)
     return rows
+
