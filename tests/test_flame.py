@@ -86,9 +86,40 @@ def test_differential_against_itself_and_against_nothing():
     assert {r["base_share"] for r in rows} == {0.0} and [r["delta"] for r in rows] == [r["total_share"] for r in rows]
 
 
-def test_a_real_profile_keeps_its_invariants():
+def test_vanished_lists_the_topmost_frame_of_each_path_the_target_never_sampled():
+    base = [(("a", "b"), 3.0), (("a", "c"), 1.0), (("d", "e", "f"), 4.0)]
+    target = [(("a", "b"), 5.0), (("d",), 1.0)]
+    assert flame.vanished(base, target) == [
+        {"frame": "e", "path": "d;e", "depth": 2, "base_share": 0.5, "base_self_share": 0.0},
+        {"frame": "c", "path": "a;c", "depth": 2, "base_share": 0.125, "base_self_share": 0.125},
+    ]
+    assert [r["path"] for r in flame.vanished(base, target, top=1)] == ["d;e"]
+    assert flame.vanished(base, base) == [] and flame.vanished([], target) == []
+    # a frame the target samples rarely is folded into "(other)" there, but it did not vanish
+    assert flame.vanished([(("a", "c"), 1.0)], [(("a", "b"), 999.0), (("a", "c"), 1.0)]) == []
+
+
+def test_top_symbols_by_hand():
+    # self: the leaf's weight; total: stacks holding the symbol anywhere, once per stack
+    assert flame.top_symbols(STACKS + [(("f", "g", "f"), 8.0)]) == [
+        {"symbol": "f", "self_share": 0.5, "total_share": 0.5},
+        {"symbol": "d", "self_share": 0.25, "total_share": 0.25},
+        {"symbol": "b", "self_share": 0.1875, "total_share": 0.1875},
+        {"symbol": "c", "self_share": 0.0625, "total_share": 0.0625},
+        {"symbol": "g", "self_share": 0.0, "total_share": 0.5},
+        {"symbol": "a", "self_share": 0.0, "total_share": 0.25},
+    ]
+    assert [r["symbol"] for r in flame.top_symbols(STACKS, n=2)] == ["d", "b"]
+    assert flame.top_symbols([]) == []
+
+
+def _fixture():
     text = (PROJECT / "tests" / "fixtures" / "raw" / "folded" / "perf-stackcollapse.folded").read_text()
-    parsed = folded.parse(text)
+    return folded.parse(text)
+
+
+def test_a_real_profile_keeps_its_invariants():
+    parsed = _fixture()
     rows = flame.icicle([(s.frames, s.weight) for s in parsed.stacks])
     assert rows[0]["frame"] == "all" and rows[0]["total_share"] == 1.0
     assert rows[0]["samples"] == parsed.total
@@ -99,6 +130,30 @@ def test_a_real_profile_keeps_its_invariants():
         children = [c for c in rows if c["parent"] == r["id"]]
         assert sum(c["total_share"] for c in children) + r["self_share"] == pytest.approx(r["total_share"], abs=1e-5)
     assert sum(r["self_share"] for r in rows) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_real_differential_vanished_and_top_symbols_keep_their_invariants():
+    stacks = [(s.frames, s.weight) for s in _fixture().stacks]
+    base, target = stacks[::2], stacks[1::2] + stacks[:10]
+    rows = flame.differential(base, target, min_share=0.02)
+    assert any(r["frame"] == flame.OTHER for r in rows)
+    for r in rows:
+        assert 0 <= r["base_share"] <= 1 and r["delta"] == pytest.approx(r["total_share"] - r["base_share"], abs=2e-6)
+        children = [c for c in rows if c["parent"] == r["id"]]
+        assert sum(c["base_share"] for c in children) <= r["base_share"] + 1e-5  # "(other)" counts no frame twice
+    gone = flame.vanished(base, target, top=1000)
+    assert gone and all(0 < r["base_share"] <= 1 for r in gone)
+    drawn = {r["path"] for r in flame.icicle(target, min_share=0)}
+    assert not drawn & {r["path"] for r in gone}
+    # top_symbols agrees with the parser's own self and total shares (perf report's Self and Children)
+    parsed = _fixture()
+    self_share, total_share = parsed.self_share(), parsed.total_share()
+    top = flame.top_symbols(stacks, n=None)
+    assert {r["symbol"] for r in top} == set(total_share)
+    for r in top:
+        assert r["self_share"] == pytest.approx(self_share.get(r["symbol"], 0.0), abs=1e-6)
+        assert r["total_share"] == pytest.approx(total_share[r["symbol"]], abs=1e-6)
+    assert top == sorted(top, key=lambda r: (-r["self_share"], -r["total_share"], r["symbol"]))
 
 
 @pytest.fixture(scope="module")

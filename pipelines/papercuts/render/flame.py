@@ -113,7 +113,8 @@ def differential(base: Iterable[tuple[tuple[str, ...], float]], target: Iterable
                  *, min_share: float = 0.002, max_depth: int = 48, width_px: int = 900) -> list[dict]:
     """The target's icicle, each node with base_share (the same root-to-node frames' total share in
     the base, 0 when absent) and delta = total_share − base_share. An "(other)" node compares with
-    the base share of the siblings it merges. Frames only in the base are not drawn."""
+    the base share of the siblings it merges. Frames only in the base are not drawn: vanished()
+    lists them."""
     rows = icicle(target, min_share=min_share, max_depth=max_depth, width_px=width_px)
     base_root = _tree(base, max_depth)
     grand = base_root.total
@@ -141,3 +142,52 @@ def differential(base: Iterable[tuple[tuple[str, ...], float]], target: Iterable
         r["delta"] = _r(r["total_share"] - base_share)
     return rows
 
+
+def vanished(base: Iterable[tuple[tuple[str, ...], float]], target: Iterable[tuple[tuple[str, ...], float]],
+             *, top: int = 20, max_depth: int = 48) -> list[dict]:
+    """Call paths sampled in the base and never in the target (the differential cannot draw them):
+    rows {frame, path, depth, base_share, base_self_share}, the widest first (then by path), at most
+    `top`. Only the topmost vanished frame of a path is listed, since all its callees vanished with it;
+    base_share includes them. A frame merely folded into "(other)" in the target is not vanished."""
+    base_root, target_root = _tree(base, max_depth), _tree(target, max_depth)
+    if base_root.total <= 0:
+        return []
+    grand = base_root.total
+    out: list[dict] = []
+
+    def walk(node: _Node, twin: _Node, depth: int, path: str) -> None:
+        for name in sorted(node.children):
+            child, p = node.children[name], f"{path};{name}" if path else name
+            if name in twin.children:
+                walk(child, twin.children[name], depth + 1, p)
+            else:
+                out.append({"frame": name, "path": p, "depth": depth + 1,
+                            "base_share": _r(child.total / grand), "base_self_share": _r(child.own / grand)})
+
+    walk(base_root, target_root, 0, "")
+    out.sort(key=lambda r: (-r["base_share"], r["path"]))
+    return out[:top]
+
+
+def top_symbols(stacks: Iterable[tuple[tuple[str, ...], float]], n: int | None = 20) -> list[dict]:
+    """Rows {symbol, self_share, total_share}: self is the weight of stacks whose leaf is the symbol
+    (perf report's Self), total the weight of stacks holding it anywhere, counted once per stack
+    (Children), both as shares of all weight, as the profile_symbols model computes them. Ordered by
+    self share, then total share (both descending), then symbol; the first n (all when n is None)."""
+    own: dict[str, float] = {}
+    under: dict[str, float] = {}
+    grand = 0.0
+    for frames, weight in sorted((tuple(f), w) for f, w in stacks):
+        if weight <= 0:
+            continue
+        grand += weight
+        if frames:
+            own[frames[-1]] = own.get(frames[-1], 0.0) + weight
+        for frame in set(frames):
+            under[frame] = under.get(frame, 0.0) + weight
+    if grand <= 0:
+        return []
+    rows = [{"symbol": s, "self_share": _r(own.get(s, 0.0) / grand), "total_share": _r(under[s] / grand)}
+            for s in under]
+    rows.sort(key=lambda r: (-r["self_share"], -r["total_share"], r["symbol"]))
+    return rows if n is None else rows[:n]
