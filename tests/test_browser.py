@@ -208,7 +208,10 @@ def test_profiles_draw_an_icicle_its_differential_and_the_top_symbols(page, serv
     tooltip = page.locator("#vg-tooltip-element")
     tooltip.wait_for(state="visible")
     text = tooltip.inner_text()
-    assert "all" in text and "ma101119_deb12.spin4" in text and "100.00%" in text
+    assert "all" in text and "total in base" in text and "100.00%" in text
+    # the profiles are named in the subtitle, never in a channel title (see profile_specs)
+    subtitle = chart.locator("g.role-title-subtitle").text_content()
+    assert "target: ma101119_deb12.spin24" in subtitle and "base: ma101119_deb12.spin4" in subtitle
 
 
 def test_seed_004_profile_and_psdoit_charts_draw_every_printed_number(page, server):

@@ -9,12 +9,15 @@ import random
 import jsonschema
 import pytest
 
+from papercuts import vendor
 from papercuts.parsers import folded
-from papercuts.paths import PROJECT
+from papercuts.paths import PROJECT, Paths
 from papercuts.render import flame, profile_specs
 
 STACKS = [(("a", "b"), 3.0), (("a", "c"), 1.0), (("d",), 4.0)]
-HOSTILE = ["<img src=x onerror=alert(1)>", '"}]}', "datum.x || alert(1)", "</script>"]
+# The last two break Vega-Lite 6.5 where it copies strings into expressions (see profile_specs).
+HOSTILE = ["<img src=x onerror=alert(1)>", '"}]}', "datum.x || alert(1)", "</script>",
+           '\\"]+alert(1)+["', "line\u2028break"]
 
 
 def brief(rows):
@@ -174,16 +177,85 @@ def _expressions(node):
             yield from _expressions(item)
 
 
-def test_specs_are_valid_and_hostile_frames_stay_data(validator):
-    stacks = [((HOSTILE[0], HOSTILE[1]), 3.0), ((HOSTILE[2],), 2.0), ((HOSTILE[3], "x"), 1.0)]
+def _hostile_specs() -> list[dict]:
+    stacks = [((HOSTILE[0], HOSTILE[1]), 3.0), ((HOSTILE[2], HOSTILE[4]), 2.0), ((HOSTILE[3], HOSTILE[5]), 1.0)]
     rows = flame.icicle(stacks)
     diff = flame.differential(stacks[:1], stacks)
+    variants = ["b.c", *HOSTILE[4:]]
     top = [{"symbol": h, "variant": v, "self_share": 0.1, "total_share": 0.2, "source": "folded"}
-           for h in HOSTILE for v in ("b.c", HOSTILE[0])]
-    specs = [profile_specs.icicle("t", rows), profile_specs.differential("t", diff, HOSTILE[1], HOSTILE[2]),
-             profile_specs.symbol_shares("t", top, ["b.c", HOSTILE[0]], HOSTILE)]
+           for h in HOSTILE for v in variants]
+    return [profile_specs.icicle(HOSTILE[0], rows),
+            profile_specs.differential(HOSTILE[5], diff, HOSTILE[4], HOSTILE[5]),
+            profile_specs.differential("t", diff, HOSTILE[1], HOSTILE[2]),
+            profile_specs.symbol_shares(HOSTILE[4], top, variants, HOSTILE)]
+
+
+def _strings(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _strings(item)
+
+
+def test_specs_are_valid_and_hostile_frames_stay_data(validator):
+    specs = _hostile_specs()
     for spec in specs:
         validator.validate(spec)
         for code in _expressions({k: v for k, v in spec.items() if k != "data"}):
             assert not any(h in code for h in HOSTILE), code
+        # Contributed strings are only data values, the title and the subtitle: never a channel
+        # title, a sort or a domain, which Vega-Lite copies into expressions.
+        rest = {k: v for k, v in spec.items() if k not in ("data", "title")}
+        assert not [s for s in _strings(rest) if any(h in s for h in HOSTILE)]
+        assert all(isinstance(s, str) for s in _strings(spec["title"]))
     assert {r["frame"] for r in specs[0]["data"]["values"]} >= set(HOSTILE)
+    assert any(HOSTILE[4] in s for s in specs[1]["title"]["subtitle"])
+
+
+def test_symbol_shares_draws_rows_in_the_order_of_symbols_then_variants():
+    rows = [{"symbol": s, "variant": v, "self_share": 0.1, "total_share": 0.2, "source": "folded"}
+            for s in ("z", "a", "m") for v in ("v2", "v1")]
+    spec = profile_specs.symbol_shares("t", rows, ["v1", "v2"], ["m", "z", "a"])
+    assert [(r["symbol"], r["variant"]) for r in spec["data"]["values"]] == [
+        ("m", "v1"), ("m", "v2"), ("z", "v1"), ("z", "v2"), ("a", "v1"), ("a", "v2")]
+    assert spec["data"]["values"] is not rows and len(rows) == 6
+
+
+COMPILE = """async (spec) => {
+  const found = [];
+  const walk = (node) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === "object")
+      for (const [key, value] of Object.entries(node)) {
+        if (["signal", "expr", "test", "update", "init"].includes(key) && typeof value === "string") found.push(value);
+        else walk(value);
+      }
+  };
+  try {
+    const vg = vegaLite.compile(spec).spec;
+    walk(vg);
+    const parses = (e) => { try { vega.parseExpression(e); return true; } catch (err) { return false; } };
+    const unparsable = found.filter((e) => !parses(e));
+    const view = new vega.View(vega.parse(vg), {renderer: "none"});
+    await view.runAsync();
+    return {error: null, unparsable, rows: view.data("table").length};
+  } catch (err) {
+    return {error: String(err && err.message || err), unparsable: [], rows: 0};
+  }
+}"""
+
+
+@pytest.mark.browser
+def test_hostile_specs_compile_in_the_pinned_vega_lite_and_every_expression_parses(page):
+    """The real compiler, not only the schema: Vega-Lite writes titles and sorts into expressions."""
+    paths = Paths.make()
+    vendor.vendor(paths)
+    page.goto("about:blank")
+    for name in ("vega.min.js", "vega-lite.min.js"):
+        page.add_script_tag(path=str(paths.vendor / name))
+    for spec in _hostile_specs():
+        assert page.evaluate(COMPILE, spec) == {"error": None, "unparsable": [], "rows": len(spec["data"]["values"])}
