@@ -17,7 +17,9 @@ HOSTILE = [
     '"}]}',
     "datum.qps || alert(3)",
     "{{< chart id=\"x\" />}}",
+    'back\\"slash"); (1',  # Vega-Lite escapes " but not \\ where it copies titles into expressions
 ]
+UNIT = 'queries\\"/s'  # a unit lands in axis titles
 CPU = "<script>alert(4)</script> CPU"
 TITLE = "<b onmouseover=alert(5)>campaign</b> {{< chart id=\"y\" />}}"
 
@@ -42,7 +44,7 @@ def hostile_site(tmp_path_factory):
                          "smalldatum-2024-10-23-innodb-busy-wait"))
     with open(data / "microbenchmarks.csv", "a") as f:
         for name in HOSTILE:
-            f.write(csv_line(name, "point", "", "queries/s", name, "mytools-sysbench"))
+            f.write(csv_line(name, "point", "", UNIT, name, "mytools-sysbench"))
     camp = data / "campaigns" / "2026-11-22-hostile"
     camp.mkdir()
     # TOML literal string (single quotes): the title holds double quotes.
@@ -53,6 +55,7 @@ def hostile_site(tmp_path_factory):
     for i, name in enumerate(HOSTILE):
         rows += csv_line("evil", "my8028_rel_o2nofp", "z11a_c32r128", name, 1, 1000 + i)
         rows += csv_line("evil", "my8040_rel_o2nofp", "z11a_c32r128", name, 1, 900 + i)
+        rows += csv_line("evil", "my8040_rel_o2nofp", "z11a_c32r128", name, 2, 1700 + i)  # a throughput line
     (camp / "results.csv").write_text(rows)
     paths = Paths.make(data=data, build=root / "build", out=root / "public")
     build(paths)
@@ -86,6 +89,9 @@ def test_hostile_names_render_as_text_and_nothing_runs(hostile_site, page):
     page.goto(server + "/servers/evil/")
     page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')]"
                            ".every(el => el.dataset.rendered === 'true' || el.dataset.error)")
+    for each in page.locator(".vega-chart").all():  # heatmaps and the throughput lines with UNIT
+        assert each.get_attribute("data-error") is None and each.get_attribute("data-rendered") == "true"
+    assert page.locator('figure[data-kind="throughput-lines"] .vega-chart').count() == 1
     chart = page.locator(".vega-chart").first
     assert chart.get_attribute("data-rendered") == "true"
     assert chart.get_attribute("data-rows") == str(len(HOSTILE))

@@ -11,7 +11,8 @@ _ID = re.compile(ID_PATTERN)
 _INT = re.compile(r"[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _SETTING = re.compile(r"[A-Za-z0-9_.-]+=[^;=]*")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# Control characters, and the Unicode line separators that end a JavaScript/Vega expression line.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]")
 
 
 class FieldError(ValueError):
@@ -46,7 +47,7 @@ def convert(text: str, col: Column):
             raise FieldError(f"{col.name} is empty", f"every row needs a {col.name}")
         return None
     if _CONTROL.search(text):
-        raise FieldError(f"{col.name} contains a control character", "remove it")
+        raise FieldError(f"{col.name} contains a control or line-separator character", "remove it")
     if text != text.strip():
         raise FieldError(f"{col.name} has spaces around '{text.strip()}'", "remove the spaces")
     kind = col.kind

@@ -52,8 +52,8 @@ def _spec(title: str, rows: list[dict], variants: list[str], unit: str) -> dict:
         "encoding": {
             "y": {"field": "microbenchmark", "type": "nominal", "title": None},
             "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
-            "x": {"field": "qps", "type": "quantitative", "title": f"throughput ({unit})",
-                  "scale": {"zero": False}},
+            "x": {"field": "qps", "type": "quantitative", "title": "throughput",
+                  "axis": {"title": f"throughput ({unit})"}, "scale": {"zero": False}},
             "color": {"field": "variant", "type": "nominal", "sort": variants, "title": "variant",
                       "scale": {"scheme": "tableau10"}},
             "opacity": _picked(),

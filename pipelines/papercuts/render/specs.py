@@ -148,7 +148,7 @@ def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: st
     spec["encoding"] = {
         "x": {"field": "threads", "type": "quantitative", "title": "client threads (log scale)",
               "scale": {"type": "log", "base": 2}, "axis": {"values": sorted({r["threads"] for r in rows})}},
-        "y": {"field": "qps", "type": "quantitative", "title": f"throughput ({unit})"},
+        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": f"throughput ({unit})"}},
         "color": {"field": "variant", "type": "nominal", "sort": variants, "title": "variant"},
         "opacity": _picked(),
         "tooltip": [{"field": "variant"}, {"field": "threads"},
@@ -165,10 +165,10 @@ def throughput_by_setting(title: str, rows: list[dict], setting: str, unit: str)
     order = [r["setting_value"] for r in sorted(rows, key=lambda r: r["setting_order"])]
     spec["mark"] = {"type": "bar"}
     spec["encoding"] = {
-        "x": {"field": "setting_value", "type": "ordinal", "sort": order, "title": setting,
-              "axis": {"labelAngle": 0}},
-        "y": {"field": "qps", "type": "quantitative", "title": f"throughput ({unit})"},
-        "tooltip": [{"field": "config"}, {"field": "setting_value", "title": setting},
+        "x": {"field": "setting_value", "type": "ordinal", "sort": order, "title": "setting",
+              "axis": {"title": setting, "labelAngle": 0}},
+        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": f"throughput ({unit})"}},
+        "tooltip": [{"field": "config"}, {"field": "setting_value", "title": "setting value"},
                     {"field": "threads"}, {"field": "qps", "title": "throughput", "format": ",.2f"}],
     }
     return spec
@@ -179,14 +179,15 @@ def observations(title: str, rows: list[dict], subjects: list[str], x_label: str
     """Published measurements: value against x per subject, or one bar per subject without x."""
     spec = _base(title, rows, "Published measurements as printed by the source.")
     y_scale = {"type": "log"} if log_y else {"zero": False}
-    tooltip = [{"field": "subject"}, {"field": "x", "title": x_label or "x"},
-               {"field": "value_text", "title": f"value ({unit})"}]
+    tooltip = [{"field": "subject"}, {"field": "x", "title": "x"},
+               {"field": "value_text", "title": "value"}, {"field": "unit", "title": "unit"}]
     if all(r["x"] is None for r in rows):
         spec["width"] = 480
         spec["height"] = {"step": 22}
         spec["mark"] = {"type": "bar"}
         spec["encoding"] = {"y": {"field": "subject", "type": "nominal", "sort": subjects, "title": None},
-                            "x": {"field": "value", "type": "quantitative", "title": unit},
+                            "x": {"field": "value", "type": "quantitative", "title": "value",
+                                  "axis": {"title": unit}},
                             "tooltip": tooltip}
         return spec
     spec["width"] = 560
@@ -195,8 +196,8 @@ def observations(title: str, rows: list[dict], subjects: list[str], x_label: str
                        "bind": "legend"}]
     spec["mark"] = {"type": "line", "point": True}
     spec["encoding"] = {
-        "x": {"field": "x", "type": "quantitative", "title": x_label or "x"},
-        "y": {"field": "value", "type": "quantitative", "title": unit, "scale": y_scale},
+        "x": {"field": "x", "type": "quantitative", "title": "x", "axis": {"title": x_label or "x"}},
+        "y": {"field": "value", "type": "quantitative", "title": "value", "scale": y_scale, "axis": {"title": unit}},
         "color": {"field": "subject", "type": "nominal", "sort": subjects, "title": None},
         "opacity": _picked(),
         "tooltip": tooltip,
