@@ -102,20 +102,6 @@ def test_vanished_lists_the_topmost_frame_of_each_path_the_target_never_sampled(
     assert flame.vanished([(("a", "c"), 1.0)], [(("a", "b"), 999.0), (("a", "c"), 1.0)]) == []
 
 
-def test_top_symbols_by_hand():
-    # self: the leaf's weight; total: stacks holding the symbol anywhere, once per stack
-    assert flame.top_symbols(STACKS + [(("f", "g", "f"), 8.0)]) == [
-        {"symbol": "f", "self_share": 0.5, "total_share": 0.5},
-        {"symbol": "d", "self_share": 0.25, "total_share": 0.25},
-        {"symbol": "b", "self_share": 0.1875, "total_share": 0.1875},
-        {"symbol": "c", "self_share": 0.0625, "total_share": 0.0625},
-        {"symbol": "g", "self_share": 0.0, "total_share": 0.5},
-        {"symbol": "a", "self_share": 0.0, "total_share": 0.25},
-    ]
-    assert [r["symbol"] for r in flame.top_symbols(STACKS, n=2)] == ["d", "b"]
-    assert flame.top_symbols([]) == []
-
-
 def _fixture():
     text = (PROJECT / "tests" / "fixtures" / "raw" / "folded" / "perf-stackcollapse.folded").read_text()
     return folded.parse(text)
@@ -135,7 +121,7 @@ def test_a_real_profile_keeps_its_invariants():
     assert sum(r["self_share"] for r in rows) == pytest.approx(1.0, abs=1e-5)
 
 
-def test_a_real_differential_vanished_and_top_symbols_keep_their_invariants():
+def test_a_real_differential_and_vanished_keep_their_invariants():
     stacks = [(s.frames, s.weight) for s in _fixture().stacks]
     base, target = stacks[::2], stacks[1::2] + stacks[:10]
     rows = flame.differential(base, target, min_share=0.02)
@@ -148,15 +134,6 @@ def test_a_real_differential_vanished_and_top_symbols_keep_their_invariants():
     assert gone and all(0 < r["base_share"] <= 1 for r in gone)
     drawn = {r["path"] for r in flame.icicle(target, min_share=0)}
     assert not drawn & {r["path"] for r in gone}
-    # top_symbols agrees with the parser's own self and total shares (perf report's Self and Children)
-    parsed = _fixture()
-    self_share, total_share = parsed.self_share(), parsed.total_share()
-    top = flame.top_symbols(stacks, n=None)
-    assert {r["symbol"] for r in top} == set(total_share)
-    for r in top:
-        assert r["self_share"] == pytest.approx(self_share.get(r["symbol"], 0.0), abs=1e-6)
-        assert r["total_share"] == pytest.approx(total_share[r["symbol"]], abs=1e-6)
-    assert top == sorted(top, key=lambda r: (-r["self_share"], -r["total_share"], r["symbol"]))
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ import csv
 import hashlib
 import html
 import io
+import json
 import re
 import subprocess
 import sys
@@ -187,3 +188,12 @@ def test_seed_004_profile_shares_are_published_as_printed(site):
                          "52.72"),
                         ("… mutex_spin_wait ← pfs_mutex_enter_func ← lock_rec_convert_impl_to_expl", "75.08")):
         assert f"{path} {share} %" in text, path
+
+
+def test_the_differential_lists_what_only_the_base_sampled(site):
+    table = json.loads((site.public / "investigations" / "mariadb-spin-wait-delay-vm" / "flame-diff.table.json")
+                       .read_text())
+    gone = [[c["text"] for c in row] for row in table["rows"] if row[1]["text"].endswith("(only in the base)")]
+    assert 0 < len(gone) <= 10
+    for *_, total, base, change in gone:
+        assert total == "0.00%" and float(base.rstrip("%")) > 0 and float(change) == -float(base.rstrip("%"))

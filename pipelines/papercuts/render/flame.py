@@ -92,23 +92,6 @@ def _label(frame: str, share: float, width_px: int) -> str:
     return frame if len(frame) <= chars else frame[: chars - 1] + "…"
 
 
-def path_shares(stacks: Iterable[tuple[tuple[str, ...], float]], max_depth: int = 48) -> dict[str, float]:
-    """Total share of every root-to-node path ('a;b;c'), as icicle() names paths."""
-    root = _tree(stacks, max_depth)
-    out: dict[str, float] = {}
-    if root.total <= 0:
-        return out
-
-    def walk(node: _Node, path: str) -> None:
-        for name, child in node.children.items():
-            p = f"{path};{name}" if path else name
-            out[p] = child.total / root.total
-            walk(child, p)
-
-    walk(root, "")
-    return out
-
-
 def differential(base: Iterable[tuple[tuple[str, ...], float]], target: Iterable[tuple[tuple[str, ...], float]],
                  *, min_share: float = 0.002, max_depth: int = 48, width_px: int = 900) -> list[dict]:
     """The target's icicle, each node with base_share (the same root-to-node frames' total share in
@@ -167,27 +150,3 @@ def vanished(base: Iterable[tuple[tuple[str, ...], float]], target: Iterable[tup
     walk(base_root, target_root, 0, "")
     out.sort(key=lambda r: (-r["base_share"], r["path"]))
     return out[:top]
-
-
-def top_symbols(stacks: Iterable[tuple[tuple[str, ...], float]], n: int | None = 20) -> list[dict]:
-    """Rows {symbol, self_share, total_share}: self is the weight of stacks whose leaf is the symbol
-    (perf report's Self), total the weight of stacks holding it anywhere, counted once per stack
-    (Children), both as shares of all weight, as the profile_symbols model computes them. Ordered by
-    self share, then total share (both descending), then symbol; the first n (all when n is None)."""
-    own: dict[str, float] = {}
-    under: dict[str, float] = {}
-    grand = 0.0
-    for frames, weight in sorted((tuple(f), w) for f, w in stacks):
-        if weight <= 0:
-            continue
-        grand += weight
-        if frames:
-            own[frames[-1]] = own.get(frames[-1], 0.0) + weight
-        for frame in set(frames):
-            under[frame] = under.get(frame, 0.0) + weight
-    if grand <= 0:
-        return []
-    rows = [{"symbol": s, "self_share": _r(own.get(s, 0.0) / grand), "total_share": _r(under[s] / grand)}
-            for s in under]
-    rows.sort(key=lambda r: (-r["self_share"], -r["total_share"], r["symbol"]))
-    return rows if n is None else rows[:n]

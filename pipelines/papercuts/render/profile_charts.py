@@ -19,6 +19,7 @@ REQUIRED = {
 FLAME_COLUMNS = ["id", "parent", "depth", "depth_end", "frame", "path", "x0", "x1", "total_share",
                  "self_share", "samples", "label"]
 TABLE_ROWS = 25
+VANISHED_ROWS = 10
 
 
 def _stacks(con, d: dict, variant: str, where: str) -> list[tuple[tuple[str, ...], float]]:
@@ -59,7 +60,15 @@ def flame_diff(con, d: dict, where: str):
     target = _stacks(con, d, d["variant"], where)
     rows = flame.differential(base, target, width_px=profile_specs.WIDTH_PX)
     spec = profile_specs.differential(d["title"], rows, str(d["base"]), str(d["variant"]))
-    return rows, spec, _hottest(rows), [*FLAME_COLUMNS, "base_share", "delta"]
+    table = _hottest(rows)
+    # The icicle draws the target only: what the base sampled and the target never did is listed.
+    for gone in flame.vanished(base, target, top=VANISHED_ROWS):
+        caller = gone["path"].rsplit(";", 2)[-2] if ";" in gone["path"] else flame.ROOT
+        table["rows"].append([tables.cell(caller), tables.cell(f"{gone['frame']} (only in the base)"),
+                              tables.cell(""), tables.cell("0.00%"),
+                              tables.cell(f"{100 * gone['base_share']:.2f}%"),
+                              tables.cell(f"{-100 * gone['base_share']:+.2f}")])
+    return rows, spec, table, [*FLAME_COLUMNS, "base_share", "delta"]
 
 
 def profile_top(con, d: dict, where: str):
