@@ -7,6 +7,7 @@ import html
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -197,3 +198,13 @@ def test_the_differential_lists_what_only_the_base_sampled(site):
     assert 0 < len(gone) <= 10
     for *_, total, base, change in gone:
         assert total == "0.00%" and float(base.rstrip("%")) > 0 and float(change) == -float(base.rstrip("%"))
+
+
+def test_a_data_folder_under_another_name_names_its_own_raw_files(tmp_path):
+    data = tmp_path / "teamdata"
+    shutil.copytree(PROJECT / "data", data)
+    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    text = (paths.public / "investigations" / "mariadb-spin-wait-delay-vm" / "index.html").read_text()
+    assert "teamdata/campaigns/2026-11-22-mariadb-spin-wait/raw/" in text
+    assert "data/campaigns/2026-11-22-mariadb-spin-wait/raw/" not in text.replace("teamdata/", "")

@@ -24,23 +24,12 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
                 [[r.get(c) for r in rows] for c in columns])
 
 
-RAW_COLUMNS = {
-    "counters": ("campaign", "server", "build", "config", "microbenchmark", "range", "threads",
-                 "repetition", "metric", "value", "file", "line"),
-    "profiles": ("campaign", "server", "build", "config", "microbenchmark", "threads", "source",
-                 "event", "file"),
-    "profile_stacks": ("campaign", "build", "config", "microbenchmark", "threads", "frames", "weight",
-                       "line"),
-    "profile_report": ("campaign", "build", "config", "microbenchmark", "threads", "symbol", "dso",
-                       "self_pct", "children_pct", "line"),
-    "raw_files": ("campaign", "file", "tool", "status", "detail"),
-}
-
-
 def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
-    """Rows parsed from raw outputs (load_raw.py); their file columns are already published paths."""
+    """Rows parsed from raw outputs (load_raw.py) hold every column of their table under its name
+    (file columns are already published paths), so the schema files say what is inserted."""
     for name in RAW_TABLES:
-        _insert(con, name, list(RAW_COLUMNS[name]), ds.rows.get(name, []))
+        columns = [c[0] for c in con.execute(f"SELECT * FROM {name} LIMIT 0").description]
+        _insert(con, name, columns, ds.rows.get(name, []))
 
 
 def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:

@@ -41,12 +41,13 @@ def datafiles(con, campaigns: list[str]) -> list[dict]:
     out = []
     for cid in campaigns:
         meta = fetch_dicts(con, "SELECT title, contributor, date::VARCHAR AS date, sysbench, tables, "
-                                "rows_per_table, duration_read_s, duration_write_s, raw_layout "
+                                "rows_per_table, duration_read_s, duration_write_s, raw_layout, file "
                                 "FROM campaigns WHERE id = $id", {"id": cid})[0]
         meta = {k: ("" if v is None else v) for k, v in meta.items()}
         files = fetch_dicts(con, query("campaign_files"), {"campaign": cid})
-        if meta.pop("raw_layout"):  # one entry for the raw tree; its campaign page lists every file
-            files = [{"file": f"data/campaigns/{cid}/raw/", "rows": None}]
+        toml = meta.pop("file")
+        if meta.pop("raw_layout"):  # one entry for raw/ beside campaign.toml; its campaign page lists every file
+            files = [{"file": f"{toml.rsplit('/', 1)[0]}/raw/", "rows": None}]
         for f in files:
             out.append({"path": f["file"], "campaign": cid, "url": campaign_url(cid), "rows": f["rows"], **meta})
     return out
