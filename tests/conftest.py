@@ -10,7 +10,7 @@ import pytest
 
 from papercuts.build import build
 from papercuts.paths import PROJECT, Paths
-from papercuts.serve import make_server
+from papercuts.publish.serve import make_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 

@@ -10,8 +10,8 @@ import pytest
 from datadir import FILES, write_data
 from papercuts.build import validate
 from papercuts.db import fetch_dicts
-from papercuts.derive import derive
-from papercuts.ingest import ingest
+from papercuts.derive.models import derive
+from papercuts.ingest.tables import ingest
 from papercuts.paths import PROJECT, Paths
 
 CAL = "calibrations/2026-01-02-box-test/"

@@ -9,9 +9,9 @@ import random
 import jsonschema
 import pytest
 
-from papercuts import vendor
 from papercuts.parsers import folded
 from papercuts.paths import PROJECT, Paths
+from papercuts.publish import vendor
 from papercuts.render import flame, profile_specs
 
 STACKS = [(("a", "b"), 3.0), (("a", "c"), 1.0), (("d",), 4.0)]

@@ -9,7 +9,7 @@ import pytest
 
 from papercuts.build import build
 from papercuts.paths import Paths
-from papercuts.serve import make_server
+from papercuts.publish.serve import make_server
 
 HOSTILE = [
     "<img src=x onerror=alert(1)>",

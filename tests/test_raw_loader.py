@@ -15,8 +15,8 @@ import pytest
 from datadir import write_data
 from papercuts.build import validate
 from papercuts.db import fetch_dicts
-from papercuts.derive import derive
-from papercuts.ingest import ingest
+from papercuts.derive.models import derive
+from papercuts.ingest.tables import ingest
 from papercuts.paths import PROJECT, Paths
 
 RUN = PROJECT / "data" / "campaigns" / "2026-11-22-mariadb-spin-wait" / "raw"

@@ -10,16 +10,16 @@ from contextlib import contextmanager
 
 import duckdb
 
-from .build_tools import replace_path
-from .checks import check_dataset
-from .checks_calibrations import check_calibrations
-from .derive import derive
-from .hugo import run_hugo
-from .ingest import ingest
-from .load import Dataset, load_dataset
+from .derive.models import derive
+from .ingest.tables import ingest
 from .paths import Paths
 from .problems import Problems, UserError
+from .publish.hugo import run_hugo
+from .publish.swap import replace_path
 from .render.site import render_site
+from .validate.calibration_checks import check_calibrations
+from .validate.checks import check_dataset
+from .validate.load import Dataset, load_dataset
 
 STAGES = ("validate", "ingest", "derive", "render", "hugo")
 

@@ -38,14 +38,14 @@ def cmd_build(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from .serve import serve
+    from .publish.serve import serve
 
     serve(_paths(args).public, args.host, args.port)
     return 0
 
 
 def cmd_vendor(args) -> int:
-    from .vendor import vendor
+    from .publish.vendor import vendor
 
     vendor(Paths.make())
     return 0

@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 from ..contract import ID_PATTERN
-from ..load_calibrations import LABEL
 from ..paths import Paths
 from ..problems import UserError
+from ..validate.calibrations import LABEL
 from . import probe
 from .catalogs import ensure_server, ensure_source
 from .files import Settings, calibration_files

@@ -5,10 +5,10 @@ import shutil
 
 import duckdb
 
-from ..build_tools import replace_path
 from ..db import fetch_dicts
 from ..paths import Paths
 from ..problems import UserError
+from ..publish.swap import replace_path
 from .calibration_pages import render_calibration_page
 from .campaigns import render_campaigns
 from .frontmatter import page, split

@@ -6,9 +6,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .build_tools import replace_path
-from .paths import Paths
-from .problems import UserError
+from ..paths import Paths
+from ..problems import UserError
+from .swap import replace_path
 
 
 def hugo_binary() -> str:

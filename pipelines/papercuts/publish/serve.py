@@ -7,7 +7,7 @@ import http.server
 import tomllib
 from pathlib import Path
 
-from .paths import PROJECT
+from ..paths import PROJECT
 
 
 def netlify_headers(path: Path = PROJECT / "netlify.toml") -> list[tuple[str, dict[str, str]]]:

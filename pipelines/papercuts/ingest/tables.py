@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import duckdb
 
-from .contract import ALL_TABLES
-from .db import sql_files, table_name
-from .ingest_calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
-from .load import Dataset
-from .load_raw import RAW_TABLES
+from ..contract import ALL_TABLES
+from ..db import sql_files, table_name
+from ..validate.load import Dataset
+from ..validate.raw import RAW_TABLES
+from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 
 CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
                     "rows_per_table", "duration_read_s", "duration_write_s", "base_build",

@@ -7,8 +7,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from .contract import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_ROWS, Table
-from .problems import Problems
+from ..contract import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_ROWS, Table
+from ..problems import Problems
 
 
 @dataclass

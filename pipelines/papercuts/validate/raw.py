@@ -21,12 +21,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .contract import MAX_FILE_BYTES, RAW_LAYOUTS
-from .parsers import folded, iostat, metrics, perf_report, perf_stat, sysbench, vmstat
-from .parsers.errors import Gap, ParseError, read
-from .parsers.mytools import parse_build_name, parse_test_file_name
-from .paths import Paths
-from .problems import Problems
+from ..contract import MAX_FILE_BYTES, RAW_LAYOUTS
+from ..parsers import folded, iostat, metrics, perf_report, perf_stat, sysbench, vmstat
+from ..parsers.errors import Gap, ParseError, read
+from ..parsers.mytools import parse_build_name, parse_test_file_name
+from ..paths import Paths
+from ..problems import Problems
 
 RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files")
 # The files every run should have: run.sh writes all four; mytools' run.sh writes perf files

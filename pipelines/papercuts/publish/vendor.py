@@ -12,8 +12,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .paths import Paths
-from .problems import UserError
+from ..paths import Paths
+from ..problems import UserError
 
 PACKAGES = {"vega": "6.4.0", "vega-lite": "6.5.0", "vega-embed": "7.3.0"}
 # file in the tarball → (package, destination folder key)

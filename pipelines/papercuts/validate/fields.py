@@ -4,8 +4,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from .contract import ID_PATTERN, Column
-from .versions import parse_version
+from ..contract import ID_PATTERN, Column
+from ..versions import parse_version
 
 _ID = re.compile(ID_PATTERN)
 _INT = re.compile(r"[0-9]+")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import duckdb
 
-from .db import sql_files
+from ..db import sql_files
 
 
 def derive(con: duckdb.DuckDBPyConnection) -> list[str]:

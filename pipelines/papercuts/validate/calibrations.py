@@ -9,11 +9,11 @@ import re
 import tomllib
 from pathlib import Path
 
-from .contract import CALIBRATION_KEYS, CALIBRATION_TABLES, CPU_FEATURES, PRINTED, Table
+from ..contract import CALIBRATION_KEYS, CALIBRATION_TABLES, CPU_FEATURES, PRINTED, Table
+from ..paths import Paths
+from ..problems import Problems
 from .csvfile import parse_csv
 from .fields import FieldError, convert
-from .paths import Paths
-from .problems import Problems
 
 FOLDER = re.compile(r"(\d{4}-\d{2}-\d{2})-([A-Za-z0-9][A-Za-z0-9_+-]{0,120})")
 LABEL = re.compile(r"[a-z0-9][a-z0-9_+-]{0,40}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import difflib
 
-from .contract import CALIBRATION_TABLES, CONSTANT_UNITS
+from ..contract import CALIBRATION_TABLES, CONSTANT_UNITS
+from ..problems import Problems
+from .calibrations import LABEL
 from .load import Dataset
-from .load_calibrations import LABEL
-from .problems import Problems
 
 # (lower bound, measured value, upper bound) columns per table
 SPREADS = {"calibration_ut_delay": ("min_us", "us_per_call", "max_us"),

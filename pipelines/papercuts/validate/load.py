@@ -6,13 +6,13 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, Table
+from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, Table
+from ..paths import Paths
+from ..problems import Problems
+from .calibrations import load_calibrations
 from .csvfile import parse_csv
 from .fields import FieldError, convert
-from .load_calibrations import load_calibrations
-from .load_raw import load_raw
-from .paths import Paths
-from .problems import Problems
+from .raw import load_raw
 
 CAMPAIGN_DIR = re.compile(r"(\d{4}-\d{2}-\d{2})-[a-z0-9][a-z0-9_+-]{0,79}")
 

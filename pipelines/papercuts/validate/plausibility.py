@@ -8,8 +8,8 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
+from ..problems import Problems
 from .load import Dataset
-from .problems import Problems
 
 FAR = 100.0  # two orders of magnitude
 RATIO_RANGE = (0.1, 10.0)

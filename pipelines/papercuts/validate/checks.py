@@ -4,11 +4,11 @@ from __future__ import annotations
 import difflib
 from collections import defaultdict
 
-from .contract import CAMPAIGN_TABLES, CATALOGS, Table
+from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
+from ..problems import Problems
+from ..versions import parse_version
 from .load import Dataset
 from .plausibility import check_plausibility
-from .problems import Problems
-from .versions import parse_version
 
 
 def _at(problems: Problems, row: dict, column: str, message: str, hint: str = "",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import duckdb
 
-from .contract import CALIBRATION_KEYS, CALIBRATION_TABLES, PRINTED
+from ..contract import CALIBRATION_KEYS, CALIBRATION_TABLES, PRINTED
 
 # Schema files (sql/schema/) whose tables this module fills; ingest.py leaves them alone.
 CALIBRATION_SCHEMAS = ("calibrations",) + tuple(t.name for t in CALIBRATION_TABLES)
