@@ -6,10 +6,8 @@ import csv
 import io
 import os
 import shutil
-import statistics
 import subprocess
 import sys
-import time
 import tomllib
 
 import pytest
@@ -101,34 +99,28 @@ def calibrate(data, *args) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=data.parent, timeout=120)
 
 
-def fit(points: list[tuple[float, float]]):
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    return statistics.linear_regression(xs, ys), statistics.correlation(xs, ys) ** 2
-
-
 needs_cc = pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")),
                               reason="no C compiler on this machine")
 
 
 @needs_cc
 def test_calibrate_this_machine_then_check_and_publish(data_copy, tmp_path):
-    start = time.perf_counter()
+    # Live timings on a shared machine: assert shape and relations, never a fit quality or a wall time.
     proc = calibrate(data_copy, "--server", "testbox")
-    elapsed = time.perf_counter() - start
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert elapsed < 30, f"calibrate took {elapsed:.1f} s"  # 'well under a minute'; about 2 s here
     [folder] = (data_copy / "calibrations").glob("*-testbox-calibrate")
     assert "papercuts check passes" in proc.stdout
     _, problems = validate(Paths.make(data=data_copy))
     assert problems.errors == []
-    # plausible numbers: ut_delay grows linearly with X in every build
+    # ut_delay grows with X in every build: medians of 11 runs, compared three units apart
     ut = rows((folder / "ut_delay.csv").read_text())
     assert {r["flags"] for r in ut} == {"O2", "O3", "native"}
     for flags in ("O2", "O3", "native"):
         points = [(int(r["delay"]), float(r["us_per_call"])) for r in ut if r["flags"] == flags]
-        (slope, _), r2 = fit(points)
-        assert [x for x, _ in points] == list(range(7)) and slope > 0 and r2 > 0.9, (flags, points)
-        assert points[0][1] < slope / 5  # ut_delay(0) spins not at all
+        assert [x for x, _ in points] == list(range(7)), (flags, points)
+        us = [y for _, y in points]
+        assert us[0] < us[3] < us[6], (flags, points)
+        assert us[0] < (us[6] - us[0]) / 6, (flags, points)  # ut_delay(0) costs less than one unit
         assert all(float(r["min_us"]) <= float(r["us_per_call"]) <= float(r["max_us"])
                    for r in ut if r["flags"] == flags)
     prng = rows((folder / "prng.csv").read_text())
@@ -137,6 +129,10 @@ def test_calibrate_this_machine_then_check_and_publish(data_copy, tmp_path):
         assert 0 < float(r["ns_per_call"]) < 1000, r
         mean = {"excluded": 2.5, "included": 3.0}[r["upper_bound"]]  # (N - 1) / 2 and N / 2 for N = 6
         assert float(r["mean_draw"]) == pytest.approx(mean, abs=0.1), r
+    draws = {(r["function"], r["flags"], r["upper_bound"]): float(r["mean_draw"]) for r in prng}
+    for (variant, flags, bound), mean in draws.items():
+        if bound == "included":  # [0, N] draws N too, so its mean is above [0, N)'s
+            assert mean > draws[(variant, flags, "excluded")], (variant, flags)
     constants = {r["name"]: float(r["value"]) for r in rows((folder / "constants.csv").read_text())}
     if "pause_tsc_cycles" in constants:
         assert 1 <= constants["pause_tsc_cycles"] <= 2000 and 0.1 < constants["tsc_ghz"] < 10

@@ -36,13 +36,15 @@ def test_rqps_is_qps_over_the_oldest_build(tmp_path):
 
 
 def test_the_base_is_the_oldest_version_not_the_first_string(tmp_path):
-    # 8.0.9 is older than 8.0.28 although "my8009" > "my8028" would not say so and
-    # "8.0.9" > "8.0.28" as strings.
-    results = FILES["campaigns/2026-01-02-test/results.csv"] + "box,my8009,cfg,point-query,100,1,2000\n"
-    con = database(write_data(tmp_path / "data", {"campaigns/2026-01-02-test/results.csv": results}))
+    # The oldest build's id sorts last as a string ("z" > "m") and its version sorts last as a
+    # string too ("8.0.9" > "8.0.28"): only the parsed version makes it the base.
+    builds = FILES["builds.csv"] + "zz-old,mysql,innodb,8.0.9,src\n"
+    results = FILES["campaigns/2026-01-02-test/results.csv"] + "box,zz-old,cfg,point-query,100,1,2000\n"
+    con = database(write_data(tmp_path / "data", {"builds.csv": builds,
+                                                   "campaigns/2026-01-02-test/results.csv": results}))
     bases = fetch_dicts(con, "SELECT dbms, engine, base_build, base_config FROM campaign_bases")
-    assert bases == [{"dbms": "mysql", "engine": "innodb", "base_build": "my8009", "base_config": "cfg"}]
-    rows = fetch_dicts(con, "SELECT build, rqps FROM rqps ORDER BY build")
+    assert bases == [{"dbms": "mysql", "engine": "innodb", "base_build": "zz-old", "base_config": "cfg"}]
+    rows = fetch_dicts(con, "SELECT build, rqps FROM rqps WHERE microbenchmark = 'point-query' ORDER BY build")
     assert rows == [{"build": "my8028", "rqps": 0.5}, {"build": "my8040", "rqps": 0.45}]
 
 

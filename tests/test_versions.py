@@ -1,11 +1,10 @@
 import pytest
 
-from papercuts.versions import parse_version, version_rank
+from papercuts.versions import parse_version
 
 
 def test_versions_order_as_versions_not_strings():
     # mytools spells Postgres 11.0 and 10.23 as pg110 and pg1023: as strings, 10.23 would sort last.
-    assert sorted(["11.0", "10.23"]) == ["10.23", "11.0"]
     assert parse_version("10.23") < parse_version("11.0")
     assert parse_version("8.0.9") < parse_version("8.0.28") < parse_version("8.0.100")
     ladder = ["8.0.32", "5.6.51", "8.0.28", "5.7.44", "10.0.17", "5.5"]
@@ -26,7 +25,3 @@ def test_bad_versions_are_rejected(bad):
     with pytest.raises(ValueError):
         parse_version(bad)
 
-
-def test_rank():
-    assert version_rank(["8.0.28", "5.6.51", "8.0.28", "11.0", "10.23"]) == {
-        "5.6.51": 0, "8.0.28": 1, "10.23": 2, "11.0": 3}

@@ -26,8 +26,3 @@ def parse_version(text: str) -> tuple[int, ...]:
     rank = _PRE_RANK[pre] if pre else _FINAL
     return (*parts, rank, int(num) if num else 0)
 
-
-def version_rank(versions: list[str]) -> dict[str, int]:
-    """Rank each distinct version string, 0 for the oldest."""
-    ordered = sorted(set(versions), key=lambda v: (parse_version(v), v))
-    return {v: i for i, v in enumerate(ordered)}
