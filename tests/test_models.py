@@ -107,3 +107,23 @@ def test_published_rqps_are_kept_as_printed():
     row = fetch_dicts(con, "SELECT rqps, qps, origin FROM rqps WHERE microbenchmark = 'update-index' "
                            "AND build = 'my8040_rel_o2nofp' AND config = 'z11a_c32r128'")
     assert row == [{"rqps": 0.56, "qps": None, "origin": "published"}]
+
+
+def test_each_thread_count_is_divided_by_the_base_at_the_same_thread_count(tmp_path):
+    results = FILES["campaigns/2026-01-02-test/results.csv"] + (
+        "box,my8028,cfg,point-query,100,8,5000\nbox,my8040,cfg,point-query,100,8,6000\n")
+    con = database(write_data(tmp_path / "data", {"campaigns/2026-01-02-test/results.csv": results}))
+    rows = fetch_dicts(con, "SELECT threads, rqps FROM rqps WHERE build = 'my8040' AND config = 'cfg' "
+                            "AND microbenchmark = 'point-query' ORDER BY threads")
+    assert rows == [{"threads": 1, "rqps": 0.9}, {"threads": 8, "rqps": 1.2}]
+
+
+def test_the_base_named_in_campaign_toml_wins_over_the_oldest_build(tmp_path):
+    toml = FILES["campaigns/2026-01-02-test/campaign.toml"] + 'base_build = "my8040"\nbase_config = "cfg"\n'
+    con = database(write_data(tmp_path / "data", {"campaigns/2026-01-02-test/campaign.toml": toml}))
+    assert fetch_dicts(con, "SELECT base_build, base_config FROM campaign_bases") == [
+        {"base_build": "my8040", "base_config": "cfg"}]
+    rows = fetch_dicts(con, "SELECT build, config, microbenchmark, rqps FROM rqps ORDER BY microbenchmark, config")
+    assert rows == [{"build": "my8028", "config": "cfg", "microbenchmark": "point-query", "rqps": 1000 / 900},
+                    {"build": "my8028", "config": "cfg", "microbenchmark": "update-index", "rqps": 4.0},
+                    {"build": "my8040", "config": "cfg_spin5", "microbenchmark": "update-index", "rqps": 3.0}]
