@@ -3,6 +3,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
+
+from papercuts.build import validate
+from papercuts.derive.models import derive
+from papercuts.ingest.tables import ingest
+from papercuts.paths import Paths
+
 FILES = {
     "sources.csv": "id,title,author,date\nsrc,A test source,Tester,2026-01-02\n",
     "servers.csv": "id,aliases,cpu_model,cores,source\nbox,c8r32,Test CPU,8,src\n",
@@ -46,3 +53,13 @@ def write_data(root: Path, changes: dict[str, str | bytes | None] | None = None)
         else:
             path.write_text(content)
     return root
+
+
+def database(data: Path) -> duckdb.DuckDBPyConnection:
+    """A data folder validated (no errors allowed), ingested and derived in an in-memory DuckDB."""
+    ds, problems = validate(Paths.make(data=data))
+    assert [p.render() for p in problems.errors] == []
+    con = duckdb.connect()
+    ingest(ds, con)
+    derive(con)
+    return con

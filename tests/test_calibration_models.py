@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import math
 
-import duckdb
 import pytest
 
-from datadir import write_data
-from papercuts.build import validate
+from datadir import database, write_data
 from papercuts.db import fetch_dicts
-from papercuts.derive.models import derive
-from papercuts.ingest.tables import ingest
-from papercuts.paths import PROJECT, Paths
+from papercuts.paths import PROJECT
 
 CAL = "calibrations/2026-01-02-box-test/"
 GIVEN = {
@@ -31,15 +27,6 @@ GIVEN = {
                                                    "ticks,a,1,100,ticks\nticks,a,2,120,ticks\nticks,a,3,110,ticks\n"
                                                    "other,a,1,5,s\n"),
 }
-
-
-def database(data) -> duckdb.DuckDBPyConnection:
-    ds, problems = validate(Paths.make(data=data))
-    assert problems.errors == []
-    con = duckdb.connect()
-    ingest(ds, con)
-    derive(con)
-    return con
 
 
 @pytest.fixture(scope="module")

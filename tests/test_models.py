@@ -1,24 +1,11 @@
 """The SQL models on given rows → expected rows, in an in-memory DuckDB."""
 from __future__ import annotations
 
-import duckdb
 import pytest
 
-from datadir import FILES, write_data
-from papercuts.build import validate
+from datadir import FILES, database, write_data
 from papercuts.db import fetch_dicts
-from papercuts.derive.models import derive
-from papercuts.ingest.tables import ingest
-from papercuts.paths import PROJECT, Paths
-
-
-def database(data) -> duckdb.DuckDBPyConnection:
-    ds, problems = validate(Paths.make(data=data))
-    assert problems.errors == []
-    con = duckdb.connect()
-    ingest(ds, con)
-    derive(con)
-    return con
+from papercuts.paths import PROJECT
 
 
 def test_rqps_is_qps_over_the_oldest_build(tmp_path):

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import shutil
 
-import duckdb
 import pytest
 
-from datadir import write_data
+from datadir import database, write_data
 from papercuts.build import validate
 from papercuts.db import fetch_dicts
-from papercuts.derive.models import derive
-from papercuts.ingest.tables import ingest
 from papercuts.paths import PROJECT, Paths
 
 RUN = PROJECT / "data" / "campaigns" / "2026-11-22-mariadb-spin-wait" / "raw"
@@ -38,15 +35,6 @@ def raw_data(tmp_path, toml: str = TOML):
         for name in ("point-query.t2.profile.perf.folded", "point-query.t2.profile.perf-report.txt"):
             shutil.copy(src / name, raw / variant / name)
     return data
-
-
-def database(data) -> duckdb.DuckDBPyConnection:
-    ds, problems = validate(Paths.make(data=data))
-    assert [p.render() for p in problems.errors] == []
-    con = duckdb.connect()
-    ingest(ds, con)
-    derive(con)
-    return con
 
 
 def check(data) -> list[str]:
