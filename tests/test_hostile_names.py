@@ -22,6 +22,8 @@ HOSTILE = [
 UNIT = 'queries\\"/s'  # a unit lands in axis titles
 CPU = "<script>alert(4)</script> CPU"
 TITLE = "<b onmouseover=alert(5)>campaign</b> {{< chart id=\"y\" />}}"
+# Shown in a heading on the server page ("Published summaries: <title>").
+SUMMARY_TITLE = "{{< youtube dQw4w9WgXcQ >}} ## fake heading [click](https://evil.example/)"
 
 
 def csv_line(*values) -> str:
@@ -51,6 +53,10 @@ def hostile_site(tmp_path_factory):
     (camp / "campaign.toml").write_text(
         f"title = '{TITLE}'\nsource = \"smalldatum-2024-10-23-innodb-busy-wait\"\n"
         'contributor = "tests"\ndate = 2026-11-22\nsysbench = "1.1.0"\nnotes = "synthetic test data"\n')
+    summarized = data / "campaigns" / "2025-01-08-innodb-myrocks-c32r128" / "campaign.toml"
+    lines = summarized.read_text().splitlines(keepends=True)
+    summarized.write_text("".join(f"title = '{SUMMARY_TITLE}'\n" if line.startswith("title =") else line
+                                  for line in lines))
     rows = "server,build,config,microbenchmark,threads,qps\n"
     for i, name in enumerate(HOSTILE):
         rows += csv_line("evil", "my8028_rel_o2nofp", "z11a_c32r128", name, 1, 1000 + i)
@@ -71,6 +77,23 @@ def test_generated_markdown_holds_no_contributed_text(hostile_site):
     body = page.split("\n---\n", 1)[1]
     for text in HOSTILE + [CPU, "javascript:"]:
         assert text not in body
+
+
+def test_no_generated_page_body_holds_contributed_text(hostile_site):
+    paths, _ = hostile_site
+    bodies = {p: p.read_text().split("\n---\n", 1)[1] for p in paths.generated.rglob("*.md")}
+    assert len(bodies) > 20
+    for path, body in bodies.items():
+        for text in (SUMMARY_TITLE, "youtube", "evil.example", TITLE, CPU):
+            assert text not in body, (path, text)
+
+
+def test_a_title_in_a_heading_stays_text(hostile_site):
+    paths, _ = hostile_site
+    html = (paths.public / "servers" / "dell32" / "index.html").read_text()
+    assert "Published summaries: {{&lt; youtube dQw4w9WgXcQ &gt;}} ## fake heading [click](https://evil.example/)" in html
+    assert "<iframe" not in html and 'href="https://evil.example/"' not in html
+    assert ">fake heading<" not in html
 
 
 def test_csv_keeps_names_as_text(hostile_site):

@@ -137,8 +137,8 @@ def render_calibration_page(con: duckdb.DuckDBPyConnection, paths: Paths, out_ro
     charts = [make_chart(con, d, "calibration page") for _, defs in sections for d in defs]
     folder = out_root / "calibration"
     meta = {"title": "Calibration", "calibrations": [_entry(con, c, paths, folder) for c in cals],
-            "charts": [c.front_matter() for c in charts]}
-    body = render_template("calibration.md.j2", sections=[
-        {"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections])
+            "charts": [c.front_matter() for c in charts],
+            "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]}
+    body = render_template("calibration.md.j2")
     write_bundle(folder, meta, body, charts)
     return 1

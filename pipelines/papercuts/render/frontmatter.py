@@ -26,8 +26,17 @@ def split(text: str, where: str) -> tuple[dict, str]:
     return meta, text[end + 5:]
 
 
+class _Dumper(yaml.SafeDumper):
+    """No anchors or aliases: a repeated value is written out again (Hugo refuses front matter
+    with thousands of aliases, as a campaign with thousands of identical file entries made)."""
+
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
 def page(meta: dict, body: str) -> str:
-    head = yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100)
+    head = yaml.dump(meta, Dumper=_Dumper, sort_keys=True, allow_unicode=True, default_flow_style=False,
+                     width=100)
     return f"---\n{head}---\n{body}"
 
 

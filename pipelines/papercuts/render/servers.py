@@ -11,7 +11,6 @@ from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
 from .charts import make_chart, natural
-from .jinja import render_template
 
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
 
@@ -113,7 +112,7 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
         "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
                            for i in investigations if sid in i["servers"]],
         "charts": [c.front_matter() for c in charts],
+        # Headings quote contributed titles: data for the layout, never Markdown.
+        "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections],
     }
-    body = render_template("server.md.j2", sections=[
-        {"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections])
-    write_bundle(out_root / "servers" / sid, meta, body, charts)
+    write_bundle(out_root / "servers" / sid, meta, "", charts)
