@@ -146,3 +146,12 @@ def test_github_annotations(tmp_path, capsys):
     assert main(["check", "--data", str(data), "--format", "github"]) == 1
     assert capsys.readouterr().out == (
         f"::error file=data/{RESULTS},line=2,col=1::unknown server 'bx' (did you mean 'box'?)\n")
+
+
+def test_github_annotations_escape_every_field():
+    from papercuts.problems import Problem
+    name = "raw/x\n::warning file=README.md,line=1::INJECTED\ny:z%.txt"
+    line = Problem(name, 3, 1, "error", "bad\nvalue 100%", "fix it").github()
+    assert line.count("\n") == 0 and line.count("::") == 2
+    assert line == ("::error file=raw/x%0A%3A%3Awarning file=README.md%2Cline=1%3A%3AINJECTED%0Ay%3Az%25.txt,"
+                    "line=3,col=1::bad%0Avalue 100%25 (fix it)")

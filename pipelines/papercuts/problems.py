@@ -19,10 +19,20 @@ class Problem:
         return f"{text} ({self.hint})" if self.hint else text
 
     def github(self) -> str:
+        """A GitHub Actions workflow command; every field escaped so a file name cannot end it."""
         level = "error" if self.severity == "error" else "warning"
-        msg = self.message + (f" ({self.hint})" if self.hint else "")
-        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return f"::{level} file={self.path},line={self.line},col={self.column}::{msg}"
+        msg = _escape_data(self.message + (f" ({self.hint})" if self.hint else ""))
+        return f"::{level} file={_escape_property(self.path)},line={self.line},col={self.column}::{msg}"
+
+
+def _escape_data(text: str) -> str:
+    # As the Actions toolkit escapes command data (toolkit/packages/core/src/command.ts).
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    # Property values also escape the separators of the property list.
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 class Problems:
