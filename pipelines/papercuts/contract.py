@@ -15,6 +15,12 @@ STATUSES = ("open", "explained", "fixed")
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_LINE_CHARS = 4096
 MAX_ROWS = 200_000
+# Files under one campaign folder (raw outputs included): each is published and listed on its page.
+MAX_CAMPAIGN_FILES = 10_000
+# A string value in a TOML file (title, notes, ...), as a CSV line.
+MAX_TOML_CHARS = 4096
+# The README of a raw campaign, shown on its page.
+MAX_README_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)

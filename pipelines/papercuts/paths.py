@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[2]
+# Files of the content tree published byte for byte after Hugo, never read by Hugo as content.
+VERBATIM = "_verbatim"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 
 CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
                     "rows_per_table", "duration_read_s", "duration_write_s", "base_build",
-                    "base_config", "notes", "server", "raw_layout", "file")
+                    "base_config", "notes", "server", "raw_layout", "readme", "file")
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:

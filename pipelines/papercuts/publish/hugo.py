@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
-from ..paths import Paths
+from ..paths import VERBATIM, Paths
 from ..problems import UserError
 from .swap import replace_path
 
@@ -28,11 +29,41 @@ def run_hugo(paths: Paths, content: Path | None = None) -> None:
     if staging.exists():
         shutil.rmtree(staging)
     cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content or paths.generated),
-           "--destination", str(staging), "--cleanDestinationDir", "--quiet", "--panicOnWarning",
+           "--destination", str(staging), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning",
            "--noBuildLock"]
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HUGO_ENVIRONMENT": "production"})
     if proc.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
-        raise UserError("hugo failed:\n" + (proc.stderr or proc.stdout).strip())
+        raise UserError("hugo failed:\n" + "\n".join(hugo_errors(proc.stdout + "\n" + proc.stderr)))
+    _copy_verbatim((content or paths.generated) / VERBATIM, staging)
     paths.public.parent.mkdir(parents=True, exist_ok=True)
     replace_path(staging, paths.public)
+
+
+def _copy_verbatim(src: Path, staging: Path) -> None:
+    """Contributed files, byte for byte, beside the pages Hugo made (never over one of them)."""
+    if not src.is_dir():
+        return
+    for f in sorted(src.rglob("*")):
+        if f.is_file():
+            dest = staging / f.relative_to(src)
+            if dest.exists():
+                raise UserError(f"{dest.relative_to(staging)}: a contributed file has the name of a page file")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, dest)
+
+
+_POSITION = re.compile(r'"([^"\s]+):(\d+):(\d+)"')
+
+
+def hugo_errors(output: str) -> list[str]:
+    """Hugo's ERROR and WARN lines as path:line:column: error: message, never an empty list."""
+    lines = []
+    for line in output.splitlines():
+        level, _, message = line.partition(" ")
+        if level not in ("ERROR", "WARN") or not message.strip():
+            continue
+        m = _POSITION.search(message)
+        where = f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else "hugo"
+        lines.append(f"{where}: error: {message.strip()}")
+    return lines or [f"hugo: error: {output.strip() or 'Hugo exited with an error and printed nothing'}"]

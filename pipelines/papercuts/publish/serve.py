@@ -1,11 +1,11 @@
 """A local static server that sends the headers netlify.toml declares (CSP included)."""
 from __future__ import annotations
 
-import fnmatch
 import functools
 import http.server
 import tomllib
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from ..paths import PROJECT
 
@@ -15,11 +15,29 @@ def netlify_headers(path: Path = PROJECT / "netlify.toml") -> list[tuple[str, di
     return [(h["for"], dict(h.get("values", {}))) for h in doc.get("headers", [])]
 
 
+def matches(pattern: str, url_path: str) -> bool:
+    """Netlify's rule for a `for` path: segment by segment, a literal matches itself, `:name` any
+    one segment, and `*` as a whole segment the rest of the path (a `*` inside a segment, as in
+    `/*.csv`, is a literal on Netlify, so it is one here too)."""
+    rule = [p for p in pattern.split("/") if p]
+    target = [p for p in url_path.split("/") if p]
+    for i, part in enumerate(rule):
+        if part == "*":
+            return True
+        if i >= len(target) or not (part.startswith(":") or part == target[i]):
+            return False
+    return len(rule) == len(target)
+
+
 def headers_for(url_path: str, rules) -> dict[str, str]:
+    """The headers of every matching rule; a header set by several rules gets their values joined
+    with ', ' (so two Content-Security-Policy values are both enforced)."""
+    path = unquote(urlsplit(url_path).path)  # match what is served, not how it was spelled
     out: dict[str, str] = {}
     for pattern, values in rules:
-        if fnmatch.fnmatchcase(url_path, pattern):
-            out.update(values)
+        if matches(pattern, path):
+            for name, value in values.items():
+                out[name] = f"{out[name]}, {value}" if name in out and out[name] != value else value
     return out
 
 
@@ -30,10 +48,23 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                       ".js": "text/javascript", ".svg": "image/svg+xml"}
 
     def end_headers(self) -> None:
-        for name, value in headers_for(self.path.split("?", 1)[0], self.rules).items():
+        for name, value in headers_for(self.path, self.rules).items():
             if name.lower() != "content-type":  # already sent, from extensions_map
                 self.send_header(name, value)
         super().end_headers()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The site's own 404 page, as Netlify serves it, instead of Python's bare one."""
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def log_message(self, format, *args) -> None:  # keep test output quiet
         pass

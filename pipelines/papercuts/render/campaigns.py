@@ -1,13 +1,13 @@
 """Campaign pages: provenance, the servers measured, and the data files themselves to download."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
+from urllib.parse import quote
 
 import duckdb
 
 from ..db import fetch_dicts, query
-from ..paths import Paths, server_url
+from ..paths import VERBATIM, Paths, campaign_url, server_url
 from .frontmatter import page
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
@@ -19,23 +19,17 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
     for c in campaigns:
         folder = out_root / "campaigns" / c["id"]
         folder.mkdir(parents=True)
+        rows = {f["file"]: f["rows"] for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})}
+        prefix = f"{paths.data.name}/campaigns/{c['id']}/"
         files = []
-        contributed = fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})
-        body = ""
-        if c["raw_layout"]:  # every raw output and its evidence (run.sh, my.cnf, ...), as committed
-            raw = paths.data / "campaigns" / c["id"] / "raw"
-            contributed = [{"file": paths.published(p), "rows": None}
-                           for p in sorted(raw.rglob("*")) if p.is_file() and p.suffix != ".md"]
-            # Markdown in a bundle is a page, not a download: the run's README is the page body.
-            if (raw / "README.md").is_file():
-                body = (raw / "README.md").read_text(encoding="utf-8", errors="replace")
-        for f in contributed + [{"file": c["file"], "rows": None}]:
-            source = paths.data / Path(f["file"]).relative_to(paths.data.name)
-            name = source.relative_to(paths.data / "campaigns" / c["id"]).as_posix()
-            # The contributed file, byte for byte, as the evidence behind every chart.
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, folder / name)
-            files.append({"name": name, "path": f["file"], "rows": f["rows"]})
+        for f in fetch_dicts(con, query("campaign_evidence"), {"campaign": c["id"]}):
+            # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
+            # the raw tree is served as inert text by the headers in netlify.toml.
+            dest = out_root / VERBATIM / "campaigns" / c["id"] / f["name"]
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(f["bytes"])
+            files.append({"name": f["name"], "url": campaign_url(c["id"]) + quote(f["name"]),
+                          "path": prefix + f["name"], "rows": rows.get(prefix + f["name"])})
         servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
         meta = {
             "title": c["title"], "date": c["date"],
@@ -45,12 +39,14 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
                        "url": c["source_url"] or ""},
             "servers": [{"id": s, "url": server_url(s)} for s in servers],
             "files": files,
+            # Shown as preformatted text, escaped by the template: never Markdown or shortcodes.
+            "readme": c["readme"] or "",
         }
         if c["raw_layout"]:
             outcome = fetch_dicts(con, query("raw_outcome"), {"campaign": c["id"]})
             meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
                            "parsed": [r for r in outcome if r["status"] == "parsed"],
                            "gaps": [r for r in outcome if r["status"] != "parsed"]}
-        (folder / "index.md").write_text(page(meta, body))
+        (folder / "index.md").write_text(page(meta, ""))
     (out_root / "campaigns" / "_index.md").write_text(page({"title": "Campaigns"}, ""))
     return len(campaigns) + 1

@@ -6,7 +6,6 @@ every row keeps its file, line and columns for later messages, as load.py does.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 from ..contract import CALIBRATION_KEYS, CALIBRATION_TABLES, CPU_FEATURES, PRINTED, Table
@@ -14,6 +13,7 @@ from ..paths import Paths
 from ..problems import Problems
 from .csvfile import parse_csv
 from .fields import FieldError, convert
+from .tomlfile import read_toml
 
 FOLDER = re.compile(r"(\d{4}-\d{2}-\d{2})-([A-Za-z0-9][A-Za-z0-9_+-]{0,120})")
 LABEL = re.compile(r"[a-z0-9][a-z0-9_+-]{0,40}")
@@ -42,13 +42,6 @@ def load_rows(data: bytes, rel: str, table: Table, problems: Problems, calibrati
     return out
 
 
-def _key_line(text: str, key: str) -> int:
-    for i, line in enumerate(text.splitlines(), start=1):
-        if re.match(rf"\s*{re.escape(key)}\s*=", line):
-            return i
-    return 1
-
-
 def _value(key: str, kind: str, value, rel: str, line: int, problems: Problems):
     """The checked value of one key, or None after reporting why it is wrong."""
     if kind == "int":
@@ -72,21 +65,13 @@ def _value(key: str, kind: str, value, rel: str, line: int, problems: Problems):
 
 
 def load_calibration_toml(data: bytes, rel: str, problems: Problems) -> dict | None:
-    try:
-        text = data.decode("utf-8")
-        doc = tomllib.loads(text)
-    except UnicodeDecodeError:
-        problems.error(rel, 1, 1, "calibration.toml is not UTF-8", "save it as UTF-8")
+    read = read_toml(data, rel, problems)
+    if read is None:
         return None
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-        problems.error(rel, line, col, f"invalid TOML: {str(e).split(' (at')[0]}",
-                       "see the example in data/README.md")
-        return None
+    doc, positions = read
     out: dict = {"_file": rel, "_lines": {}}
     for key, value in doc.items():
-        line = _key_line(text, key)
+        line, _ = positions[key]
         out["_lines"][key] = line
         if key not in CALIBRATION_KEYS:
             problems.error(rel, line, 1, f"unknown key '{key}'",
@@ -96,7 +81,7 @@ def load_calibration_toml(data: bytes, rel: str, problems: Problems) -> dict | N
         if checked is not None:
             out[key] = checked
     for key, (_, required) in CALIBRATION_KEYS.items():
-        if required and key not in doc:
+        if required and key not in positions:
             problems.error(rel, 1, 1, f"required key '{key}' is missing", "see data/README.md")
     return out
 

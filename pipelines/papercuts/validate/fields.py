@@ -11,8 +11,11 @@ _ID = re.compile(ID_PATTERN)
 _INT = re.compile(r"[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _SETTING = re.compile(r"[A-Za-z0-9_.-]+=[^;=]*")
-# Control characters, and the Unicode line separators that end a JavaScript/Vega expression line.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]")
+# Control characters, the Unicode line separators that end a JavaScript/Vega expression line, and
+# the bidirectional overrides and isolates that make text read differently from what it is.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# What a spreadsheet runs as a formula (=, @ always; + and - with a call or a DDE link in them).
+_FORMULA = re.compile(r"[=@\t\r]|[+-].*[(|!=@\"]", re.S)
 
 
 class FieldError(ValueError):
@@ -40,6 +43,27 @@ def _number(text: str, col: Column) -> float:
     return value
 
 
+def check_formula(text: str, name: str) -> None:
+    """Contributed CSVs are published byte for byte: a cell a spreadsheet would run is refused."""
+    if _FORMULA.match(text):
+        raise FieldError(f"{name} starts with '{text[0]}' and reads as a spreadsheet formula",
+                         "rephrase it so that it starts with a letter or digit")
+
+
+def check_chars(text: str, name: str) -> None:
+    if _CONTROL.search(text):
+        raise FieldError(f"{name} contains a control, line-separator or bidirectional-override character",
+                         "remove it")
+
+
+def check_text(text: str, name: str, limit: int) -> None:
+    """The checks every free-text value gets, in a CSV cell or a TOML string."""
+    check_chars(text, name)
+    if len(text) > limit:
+        raise FieldError(f"{name} is {len(text)} characters, over the limit of {limit}", "shorten it")
+    check_formula(text, name)
+
+
 def convert(text: str, col: Column):
     """Return the typed value of one field, or None when it is empty and optional."""
     if text == "":
@@ -47,7 +71,8 @@ def convert(text: str, col: Column):
             raise FieldError(f"{col.name} is empty", f"every row needs a {col.name}")
         return None
     if _CONTROL.search(text):
-        raise FieldError(f"{col.name} contains a control or line-separator character", "remove it")
+        raise FieldError(f"{col.name} contains a control, line-separator or bidirectional-override character",
+                         "remove it")
     if text != text.strip():
         raise FieldError(f"{col.name} has spaces around '{text.strip()}'", "remove the spaces")
     kind = col.kind
@@ -65,10 +90,7 @@ def convert(text: str, col: Column):
     if kind in ("text", "name"):
         if kind == "name" and len(text) > 200:
             raise FieldError(f"{col.name} is longer than 200 characters")
-        if text[0] in "=@":
-            # Spreadsheets run cells starting with = or @ as formulas when the CSV is opened.
-            raise FieldError(f"{col.name} starts with '{text[0]}', which spreadsheets run as a formula",
-                             "rephrase it so that it starts with a letter or digit")
+        check_formula(text, col.name)
         return text
     if kind == "int":
         if not _INT.fullmatch(text):

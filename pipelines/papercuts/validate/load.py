@@ -1,18 +1,20 @@
 """Stage 1a: read every file in data/ into typed rows, collecting problems (no database yet)."""
 from __future__ import annotations
 
+import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, Table
+from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, MAX_README_BYTES, Table
 from ..paths import Paths
 from ..problems import Problems
 from .calibrations import load_calibrations
 from .csvfile import parse_csv
-from .fields import FieldError, convert
+from .fields import FieldError, check_chars, convert
+from .files import check_campaign_files, read_limited
 from .raw import load_raw
+from .tomlfile import read_toml
 
 CAMPAIGN_DIR = re.compile(r"(\d{4}-\d{2}-\d{2})-[a-z0-9][a-z0-9_+-]{0,79}")
 
@@ -55,29 +57,14 @@ def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: d
     return out
 
 
-def _key_line(text: str, key: str) -> int:
-    for i, line in enumerate(text.splitlines(), start=1):
-        if re.match(rf"\s*{re.escape(key)}\s*=", line):
-            return i
-    return 1
-
-
 def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None:
-    try:
-        text = data.decode("utf-8")
-        doc = tomllib.loads(text)
-    except UnicodeDecodeError:
-        problems.error(rel, 1, 1, "campaign.toml is not UTF-8", "save it as UTF-8")
+    read = read_toml(data, rel, problems)
+    if read is None:
         return None
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-        problems.error(rel, line, col, f"invalid TOML: {str(e).split(' (at')[0]}",
-                       "see the example in data/README.md")
-        return None
+    doc, positions = read
     out = {"_file": rel, "_lines": {}}
     for key, value in doc.items():
-        line = _key_line(text, key)
+        line, col = positions[key]
         out["_lines"][key] = line
         if key not in CAMPAIGN_KEYS:
             problems.error(rel, line, 1, f"unknown key '{key}'",
@@ -86,19 +73,20 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
         kind, _ = CAMPAIGN_KEYS[key]
         if kind == "int":
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                problems.error(rel, line, 1, f"{key} must be a whole number ≥ 1")
+                problems.error(rel, line, col, f"{key} must be a whole number ≥ 1", f"write {key} = 16")
                 continue
         elif kind == "date":
             value = str(value)
             if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-                problems.error(rel, line, 1, f"{key} must be a date like 2024-10-23")
+                problems.error(rel, line, col, f"{key} must be a date like 2024-10-23",
+                               f"write {key} = 2024-10-23 (a TOML date, no quotes)")
                 continue
         elif not isinstance(value, str) or not value.strip():
-            problems.error(rel, line, 1, f"{key} must be a non-empty string")
+            problems.error(rel, line, col, f"{key} must be a non-empty string", f'write {key} = "..."')
             continue
         out[key] = value
     for key, (_, required) in CAMPAIGN_KEYS.items():
-        if required and key not in doc:
+        if required and key not in positions:
             problems.error(rel, 1, 1, f"required key '{key}' is missing", "see data/README.md")
     return out
 
@@ -118,8 +106,9 @@ def load_dataset(paths: Paths, problems: Problems) -> Dataset:
         elif entry.name in catalog_files:
             table = catalog_files[entry.name]
             broken: dict = {}
-            ds.rows[table.name] = load_table(entry.read_bytes(), rel, table, problems, broken,
-                                             paths.published(entry))
+            data = read_limited(entry, rel, problems)
+            if data is not None:
+                ds.rows[table.name] = load_table(data, rel, table, problems, broken, paths.published(entry))
             ds.broken[table.name] = broken.get("_broken", set())
         elif entry.name == "campaigns" and entry.is_dir():
             for cdir in sorted(entry.iterdir()):
@@ -148,13 +137,25 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
                        "use lower-case letters, digits, '_', '-' after the date")
         return
     toml_path = cdir / "campaign.toml"
-    if not toml_path.is_file() or toml_path.is_symlink():
+    if not toml_path.exists() and not toml_path.is_symlink():
         problems.error(paths.rel(toml_path), 1, 1, "campaign.toml is missing",
                        "add the campaign's provenance (see data/README.md)")
         return
-    meta = load_campaign_toml(toml_path.read_bytes(), paths.rel(toml_path), problems)
+    data = read_limited(toml_path, paths.rel(toml_path), problems)
+    meta = None if data is None else load_campaign_toml(data, paths.rel(toml_path), problems)
     if meta is None:
         return
+    # Every file of the campaign is published byte for byte, from this record (render never
+    # reads data/): names and types checked here, bytes read once, limits checked first.
+    evidence = ds.rows.setdefault("evidence", [])
+    for f in check_campaign_files(cdir, paths.rel, problems):
+        content = read_limited(f, paths.rel(f), problems)
+        if content is not None:
+            evidence.append({"campaign": cdir.name, "name": f.relative_to(cdir).as_posix(), "bytes": content,
+                             "sha256": hashlib.sha256(content).hexdigest()})
+    readme = cdir / "raw" / "README.md"
+    if readme.is_file() and not readme.is_symlink():
+        meta["readme"] = _readme(readme, paths.rel(readme), problems)
     meta["id"] = cdir.name
     meta["_published"] = paths.published(toml_path)
     if meta.get("date") and meta["date"] != m.group(1):
@@ -174,9 +175,10 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
             problems.error(frel, 1, 1, "not a regular file", "commit a regular file, not a link or folder")
         elif f.name in tables:
             found += 1
-            ds.rows[tables[f.name].name] += load_table(
-                f.read_bytes(), frel, tables[f.name], problems, {"campaign": cdir.name},
-                paths.published(f))
+            data = read_limited(f, frel, problems)
+            if data is not None:
+                ds.rows[tables[f.name].name] += load_table(
+                    data, frel, tables[f.name], problems, {"campaign": cdir.name}, paths.published(f))
         else:
             problems.error(frel, 1, 1, "unexpected file in a campaign folder",
                            f"campaign files are: {', '.join(sorted(tables))} and a raw/ folder")
@@ -184,3 +186,22 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         problems.error(meta["_file"], 1, 1, "campaign has no data file",
                        "add results.csv, relative.csv, summaries.csv, observations.csv or a raw/ folder")
     ds.campaigns.append(meta)
+
+
+def _readme(path: Path, rel: str, problems: Problems) -> str | None:
+    """A raw campaign's README, shown on its page as Markdown without raw HTML or shortcodes."""
+    data = read_limited(path, rel, problems, MAX_README_BYTES)
+    if data is None:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.error(rel, data[:e.start].count(b"\n") + 1, 1, "README.md is not UTF-8", "save it as UTF-8")
+        return None
+    for i, line in enumerate(text.splitlines(), start=1):
+        try:
+            check_chars(line, "README.md")
+        except FieldError as e:
+            problems.error(rel, i, 1, str(e), e.hint)
+            return None
+    return text

@@ -28,7 +28,8 @@ from ..parsers.mytools import parse_build_name, parse_test_file_name
 from ..paths import Paths
 from ..problems import Problems
 
-RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files")
+# Tables filled from rows that hold every column under its name (evidence: every campaign file).
+RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence")
 # The files every run should have: run.sh writes all four; mytools' run.sh writes perf files
 # only when asked to, so their absence there is not a gap.
 EXPECTED = {"papercuts": ("sysbench", "vmstat", "iostat", "perf-stat"),
@@ -83,7 +84,7 @@ def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], p
     if layout not in RAW_LAYOUTS:
         problems.error(toml, meta["_lines"].get("raw_layout", 1), 1,
                        f"raw_layout must be one of {', '.join(RAW_LAYOUTS)} when the campaign has a raw/ folder",
-                       'add raw_layout = "papercuts" (or "mytools") to campaign.toml')
+                       'add raw_layout = "papercuts" or raw_layout = "mytools" to campaign.toml')
         return
     if not meta.get("server"):
         problems.error(toml, 1, 1, "a campaign with a raw/ folder must name its server",

@@ -14,5 +14,6 @@ CREATE TABLE campaigns (
     notes VARCHAR,
     server VARCHAR REFERENCES servers (id),  -- raw campaigns: where the raw outputs were made
     raw_layout VARCHAR,
+    readme VARCHAR,  -- raw/README.md of a raw campaign, shown on its page
     file VARCHAR NOT NULL
 );

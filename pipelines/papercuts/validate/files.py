@@ -1,0 +1,81 @@
+"""What a contributed file may be: its name, its type and its size, checked before it is read.
+
+Every file under a campaign is published byte for byte beside its page, so a name must be safe
+in a URL and on every file system, and a type must be inert when a browser opens it: formats a
+browser renders as a document or runs (HTML, SVG, XML, JavaScript, ...) would run script on
+the site's origin and are refused, with the way to publish the same content safely.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ..contract import MAX_CAMPAIGN_FILES, MAX_FILE_BYTES
+from ..problems import Problems
+
+# One rule for every contributed file and folder name: no spaces, no control characters, no
+# URL syntax (#, ?, %), nothing a shell or a URL would need to quote.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=,@-]{0,127}")
+NAME_HINT = "use letters, digits and . _ + = , @ - only, starting with a letter or digit, at most 128 characters"
+# Types a browser opens as a document, a script or a plug-in: refused, whatever the server sends.
+ACTIVE = frozenset({
+    ".htm", ".html", ".xhtml", ".xht", ".shtml", ".shtm", ".mht", ".mhtml", ".hta", ".htc",
+    ".svg", ".svgz", ".xml", ".xsl", ".xslt", ".rss", ".atom", ".rdf", ".xul",
+    ".js", ".mjs", ".cjs", ".css", ".wasm", ".swf", ".pdf", ".webmanifest", ".appcache",
+    ".php", ".asp", ".aspx", ".jsp", ".cgi",
+})
+
+
+def read_limited(path: Path, rel: str, problems: Problems, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """The file's bytes, or None after saying why not: checked with stat() before reading."""
+    if path.is_symlink():
+        problems.error(rel, 1, 1, "is a symbolic link", "commit a regular file, not a link")
+        return None
+    if path.is_dir():
+        problems.error(rel, 1, 1, "is a folder, expected a file", f"replace the folder with the file {path.name}")
+        return None
+    if not path.is_file():
+        problems.error(rel, 1, 1, "is not a regular file", "commit a regular file")
+        return None
+    size = path.stat().st_size
+    if size > limit:
+        problems.error(rel, 1, 1, f"file is {size} bytes, over the limit of {limit}",
+                       "keep contributed files small: split the campaign or shorten the outputs")
+        return None
+    return path.read_bytes()
+
+
+def check_campaign_files(cdir: Path, rel_of, problems: Problems) -> list[Path]:
+    """Every file under one campaign folder that may be published, in sorted order.
+
+    Reports bad names, active types, case-only clashes and too many files, all at once."""
+    found = []
+    for top, dirs, files in os.walk(cdir):  # never follows links
+        found += [Path(top) / name for name in dirs + files]
+    found.sort()
+    if len(found) > MAX_CAMPAIGN_FILES:
+        problems.error(rel_of(cdir), 1, 1, f"the campaign holds {len(found)} files and folders, over the limit of "
+                       f"{MAX_CAMPAIGN_FILES}", "keep the raw outputs the site reads, or split the campaign")
+        return []
+    ok: list[Path] = []
+    seen: dict[str, Path] = {}
+    for p in found:
+        rel = rel_of(p)
+        bad = [part for part in p.relative_to(cdir).parts if not NAME.fullmatch(part)]
+        if bad:
+            problems.error(rel, 1, 1, f"name {bad[0]!r} is not allowed", NAME_HINT)
+            continue
+        key = p.relative_to(cdir).as_posix().lower()
+        if key in seen:
+            problems.error(rel, 1, 1, f"differs from {seen[key].name} only in letter case",
+                           "rename one of them: case-insensitive file systems and URLs would mix them up")
+            continue
+        seen[key] = p
+        if p.suffix.lower() in ACTIVE and not p.is_dir():
+            problems.error(rel, 1, 1, f"{p.suffix} files can run script in a browser and are not published",
+                           f"commit the text as {p.name}.txt, or an image as PNG")
+            continue
+        if p.is_file() and not p.is_symlink():
+            ok.append(p)
+    return ok

@@ -1,0 +1,189 @@
+"""Contributed files are data: every campaign file is published byte for byte where its link
+points, can never run as the site, and every way to break that is refused by `check` first."""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from datadir import write_data
+from papercuts.build import build, validate
+from papercuts.contract import MAX_CAMPAIGN_FILES, MAX_FILE_BYTES
+from papercuts.paths import PROJECT, Paths
+from papercuts.publish.serve import headers_for, make_server, matches, netlify_headers
+from papercuts.render.frontmatter import page
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bad" / "69-raw-malformed-vmstat" / "campaigns" / "2026-01-05-raw"
+CAMPAIGN = "campaigns/2026-01-05-raw"
+README = (
+    "# The run\n\n"
+    "{{< param title >}} {{< qr text=\"x\" />}} {{< instagram abc >}} {{% x %}}\n\n"
+    "<script>alert(1)</script><img src=x onerror=alert(2)>\n\n"
+    "Settings are in [run.sh](run.sh).\n"
+)
+EVIDENCE = {"UPPER.MD": "upper-case markdown\n", "more.markdown": "# not a page\n", "doc.adoc": "= not a page\n",
+            "notes.md": "## not a page either\n", "my.cnf.z11a": "[mysqld]\n", "run.sh": "#!/bin/sh\nexit 0\n",
+            "README.md": README}
+
+
+def raw_campaign(root: Path) -> Path:
+    data = write_data(root / "data")
+    camp = data / CAMPAIGN
+    shutil.copytree(FIXTURE, camp)
+    (camp / "raw" / "my8028.cfg" / "point-query.t1.r1.vmstat.txt").unlink()  # the fixture's planted defect
+    for name, text in EVIDENCE.items():
+        (camp / "raw" / name).write_text(text)
+    return data
+
+
+def messages(data: Path) -> list[str]:
+    _, problems = validate(Paths.make(data=data))
+    return [f"{p.path}: {p.message}" for p in problems.errors]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("evidence")
+    data = raw_campaign(root)
+    content = root / "content"  # the home page alone: no investigation needs the shipped data
+    (content / "investigations").mkdir(parents=True)
+    shutil.copyfile(PROJECT / "content" / "_index.md", content / "_index.md")
+    paths = Paths.make(data=data, build=root / "build", out=root / "public", content=content)
+    build(paths)
+    httpd = make_server(paths.public)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield paths, f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def test_every_campaign_file_is_published_byte_for_byte_where_its_link_points(site):
+    paths, _ = site
+    html = (paths.public / CAMPAIGN / "index.html").read_text()
+    committed = sorted(p for p in (paths.data / CAMPAIGN).rglob("*") if p.is_file())
+    assert len(committed) == len(EVIDENCE) + 2  # + campaign.toml and the sysbench output
+    for f in committed:
+        name = f.relative_to(paths.data / CAMPAIGN).as_posix()
+        assert f'href="/{CAMPAIGN}/{quote(name)}"' in html, name
+        assert (paths.public / CAMPAIGN / name).read_bytes() == f.read_bytes(), name
+    # Markdown, AsciiDoc and the README are files, never pages of their own.
+    assert not list((paths.public / CAMPAIGN / "raw").rglob("index.html"))
+
+
+def test_the_readme_is_shown_without_shortcodes_or_raw_html(site):
+    paths, _ = site
+    html = (paths.public / CAMPAIGN / "index.html").read_text()
+    notes = html.split('<section class="run-notes">', 1)[1].split("</section>", 1)[0]
+    assert "{{&lt; param title &gt;}}" in notes and "{{&lt; qr" in notes  # shown as text, not run
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in notes
+    assert "&lt;img src=x onerror=alert(2)&gt;" in notes
+    assert "<script" not in notes and "<img" not in notes and "instagram.com" not in html
+    assert "Settings are in" in notes
+    assert not (paths.public / "qr").exists() and not list(paths.public.rglob("*.png"))
+
+
+def get(url: str):
+    try:
+        with urllib.request.urlopen(url) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def test_raw_files_are_served_sandboxed_as_downloads_and_pages_are_not(site):
+    _, url = site
+    status, headers, body = get(f"{url}/{CAMPAIGN}/raw/run.sh")
+    assert status == 200 and body == EVIDENCE["run.sh"].encode()
+    assert "sandbox" in headers["Content-Security-Policy"] and headers["Content-Disposition"] == "attachment"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    # The same file spelled with percent-escapes gets the same headers.
+    _, headers, _ = get(f"{url}/campaigns/2026-01-05-raw/%72aw/run.sh")
+    assert "sandbox" in headers["Content-Security-Policy"]
+    status, headers, _ = get(f"{url}/{CAMPAIGN}/")
+    assert status == 200 and "sandbox" not in headers["Content-Security-Policy"]
+    assert "Content-Disposition" not in headers
+
+
+def test_a_missing_page_gets_the_sites_404(site):
+    paths, url = site
+    status, headers, body = get(f"{url}/no/such/page/")
+    assert status == 404 and body == (paths.public / "404.html").read_bytes()
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+
+
+def test_header_rules_match_like_netlify():
+    assert matches("/*", "/") and matches("/*", "/a/b.html")
+    assert matches("/campaigns/:campaign/raw/*", "/campaigns/c1/raw/x/y.txt")
+    assert not matches("/campaigns/:campaign/raw/*", "/campaigns/c1/index.html")
+    assert not matches("/campaigns/:campaign/raw/*", "/campaigns/a/b/raw/x")  # :name is one segment
+    assert not matches("/*.csv", "/servers/x/a.csv")  # a * inside a segment is a literal on Netlify
+    rules = netlify_headers()
+    assert "sandbox" in headers_for("/campaigns/c/raw/a%20b?x=1", rules)["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("name", ["x\n::warning file=README.md,line=1::INJECTED\ny.txt", "tab\tname.txt",
+                                  "q%zz.txt", "a b.txt", ".hidden", "ü.txt"])
+def test_file_names_outside_the_rule_are_refused(tmp_path, name):
+    data = raw_campaign(tmp_path)
+    (data / CAMPAIGN / "raw" / name).write_text("x\n")
+    [message] = messages(data)
+    assert message.endswith(f"name {name!r} is not allowed")
+
+
+def test_campaign_toml_as_a_link_or_a_folder_is_named_so(tmp_path):
+    data = write_data(tmp_path / "data")
+    toml = data / "campaigns" / "2026-01-02-test" / "campaign.toml"
+    toml.unlink()
+    toml.symlink_to(data / "sources.csv")
+    assert [m.rsplit(": ", 1)[1] for m in messages(data)] == ["is a symbolic link"]
+    toml.unlink()
+    toml.mkdir()
+    assert [m.rsplit(": ", 1)[1] for m in messages(data)] == ["is a folder, expected a file"]
+
+
+def test_a_catalog_that_is_a_folder_is_an_error_not_a_traceback(tmp_path):
+    data = write_data(tmp_path / "data")
+    (data / "configs.csv").unlink()
+    (data / "configs.csv").mkdir()
+    assert any(m.endswith("configs.csv: is a folder, expected a file") for m in messages(data))
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path):
+    data = write_data(tmp_path / "data")
+    with open(data / "servers.csv", "r+b") as f:
+        f.truncate(1 << 30)  # sparse: 1 GB that costs nothing unless someone reads it
+    [message] = [m for m in messages(data) if "servers.csv" in m]
+    assert message.endswith(f"file is {1 << 30} bytes, over the limit of {MAX_FILE_BYTES}")
+
+
+def test_too_many_files_in_one_campaign(tmp_path):
+    data = raw_campaign(tmp_path)
+    extra = data / CAMPAIGN / "raw" / "my8028.cfg"
+    for i in range(MAX_CAMPAIGN_FILES):
+        (extra / f"n{i}.txt").touch()
+    [message] = messages(data)
+    assert f"over the limit of {MAX_CAMPAIGN_FILES}" in message
+
+
+def test_compiler_flags_are_not_formulas(tmp_path):
+    builds = "id,dbms,engine,version,flags,source\nmy8028,mysql,innodb,8.0.28,-O2 -fno-omit-frame-pointer,src\n"
+    data = write_data(tmp_path / "data", {"builds.csv": builds + "my8040,mysql,innodb,8.0.40,-O3,src\n"
+                                          "my8009,mysql,innodb,8.0.9,,src\n"})
+    assert messages(data) == []
+
+
+def test_front_matter_repeats_values_instead_of_aliasing_them():
+    same = {"rows": None, "status": "parsed"}
+    text = page({"files": [same] * 3, "more": same}, "")
+    assert "&id" not in text and "*id" not in text and text.count("status: parsed") == 4
+
+
+def test_no_symlink_escape_in_raw(tmp_path):
+    data = raw_campaign(tmp_path)
+    os.symlink("/etc/passwd", data / CAMPAIGN / "raw" / "passwd.txt")
+    assert any("symbolic link" in m for m in messages(data))
