@@ -177,7 +177,8 @@ def test_a_raw_campaign_must_say_its_layout_and_server(tmp_path):
     errors = [line for line in check(data) if "error" in line]
     assert len(errors) == 1 and errors[0].endswith(
         f"{CAMPAIGN}/campaign.toml:1:1: error: raw_layout must be one of papercuts, mytools "
-        "when the campaign has a raw/ folder (add raw_layout = \"papercuts\" (or \"mytools\") to campaign.toml)")
+        "when the campaign has a raw/ folder "
+        "(add raw_layout = \"papercuts\" or raw_layout = \"mytools\" to campaign.toml)")
     data = raw_data(tmp_path / "b", TOML.replace('server = "box"', 'server = "bx"'))
     errors = [line for line in check(data) if "error" in line]
     assert len(errors) == 1 and "unknown server 'bx'" in errors[0] and "did you mean 'box'?" in errors[0]

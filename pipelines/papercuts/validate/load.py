@@ -148,9 +148,11 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
     # Every file of the campaign is published byte for byte, from this record (render never
     # reads data/): names and types checked here, bytes read once, limits checked first.
     evidence = ds.rows.setdefault("evidence", [])
+    contents: dict[Path, bytes] = {toml_path: data}
     for f in check_campaign_files(cdir, paths.rel, problems):
-        content = read_limited(f, paths.rel(f), problems)
+        content = contents[f] if f in contents else read_limited(f, paths.rel(f), problems)
         if content is not None:
+            contents[f] = content
             evidence.append({"campaign": cdir.name, "name": f.relative_to(cdir).as_posix(), "bytes": content,
                              "sha256": hashlib.sha256(content).hexdigest()})
     readme = cdir / "raw" / "README.md"
@@ -175,10 +177,9 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
             problems.error(frel, 1, 1, "not a regular file", "commit a regular file, not a link or folder")
         elif f.name in tables:
             found += 1
-            data = read_limited(f, frel, problems)
-            if data is not None:
+            if f in contents:  # else its problem (name, size) is reported already
                 ds.rows[tables[f.name].name] += load_table(
-                    data, frel, tables[f.name], problems, {"campaign": cdir.name}, paths.published(f))
+                    contents[f], frel, tables[f.name], problems, {"campaign": cdir.name}, paths.published(f))
         else:
             problems.error(frel, 1, 1, "unexpected file in a campaign folder",
                            f"campaign files are: {', '.join(sorted(tables))} and a raw/ folder")
