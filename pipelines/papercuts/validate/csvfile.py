@@ -61,9 +61,7 @@ def decode(data: bytes, path: str, problems: Problems) -> str | None:
                        "split it into several campaigns")
         return None
     if data.startswith(b"\xef\xbb\xbf"):
-        problems.error(path, 1, 1, "file starts with a UTF-8 byte-order mark",
-                       "save it as UTF-8 without BOM")
-        return None
+        data = data[3:]  # what spreadsheets write for "CSV UTF-8": the same text
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         problems.error(path, 1, 1, "file is UTF-16", "save it as UTF-8")
         return None
