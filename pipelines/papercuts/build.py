@@ -1,21 +1,26 @@
 """The whole flow: validate → ingest → derive → render → hugo, each stage timed.
 
 Every output is written beside its final place and swapped in only when complete, so a failed
-build leaves the previous DuckDB file, content tree and public/ site untouched.
+or killed build leaves the previous DuckDB file, content tree and site as they were, and removes
+the partial files it made. One build at a time writes a given site (a lock beside it); builds of
+different sites share nothing.
 """
 from __future__ import annotations
 
+import fcntl
+import re
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import duckdb
 
 from .derive.models import derive
 from .ingest.tables import ingest
 from .paths import Paths
-from .problems import Problems, UserError
+from .problems import Problem, Problems, UserError
 from .publish.hugo import run_hugo
-from .publish.swap import replace_path
+from .publish.swap import remove, replace_path
 from .render.site import render_site
 from .validate.calibration_checks import check_calibrations
 from .validate.checks import check_dataset
@@ -42,9 +47,66 @@ def validate(paths: Paths) -> tuple[Dataset, Problems]:
     return ds, problems
 
 
+def check_places(paths: Paths) -> None:
+    """Refuse an output that would overwrite or swallow the data, the project or the build folder
+    (the swap replaces the whole output folder)."""
+    out = paths.public
+
+    def within(a: Path, b: Path) -> bool:
+        return a == b or b in a.parents
+
+    clash = ("is the data folder or inside it" if within(out, paths.data) else
+             "contains the data folder" if within(paths.data, out) else
+             "contains the project" if within(paths.project, out) else
+             "overlaps the build folder" if within(out, paths.build) or within(paths.build, out) else None)
+    if clash:
+        raise UserError(f"--out {out} {clash}", [Problem(
+            str(out), 1, 1, "error", f"publishing there would replace what it {clash.split(' ', 1)[0]}",
+            "publish into a folder of its own, e.g. --out public")])
+
+
+@contextmanager
+def site_lock(paths: Paths):
+    """One build at a time per published folder; a second one is told, not made to wait."""
+    paths.lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(paths.lock, "a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UserError(f"another build is writing {paths.rel(paths.public)} right now; "
+                            "wait for it to finish, or build into another --out") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def build(paths: Paths, timings: Timings | None = None) -> Problems:
     """Build the site; raise UserError (and keep every previous output) on any problem."""
-    timings = Timings() if timings is None else timings
+    check_places(paths)
+    try:
+        with site_lock(paths):
+            return _build(paths, Timings() if timings is None else timings)
+    except OSError as e:  # a read-only or full disk, a vanished folder: the user's to fix
+        raise _disk_error(e.filename or paths.rel(paths.public), e.strerror or str(e)) from None
+    except duckdb.Error as e:  # DuckDB reports the same disk failures as its own errors
+        m = _DISK.search(str(e))
+        if not m:
+            raise
+        raise _disk_error(m.group("file") or paths.rel(paths.db), m.group("why")) from None
+
+
+# How DuckDB words a failed write: 'Could not write file "<path>": No space left on device'.
+_DISK = re.compile(r'(?:file "(?P<file>[^"]+)": )?(?P<why>No space left on device|Read-only file system|'
+                   r'Permission denied)')
+
+
+def _disk_error(where: str, why: str) -> UserError:
+    return UserError(f"{where}: {why} (check that the folder is writable and the disk has space; "
+                     "the previous site is unchanged)")
+
+
+def _build(paths: Paths, timings: Timings) -> Problems:
     with timings.stage("validate"):
         ds, problems = validate(paths)
     if problems.errors:
@@ -52,6 +114,7 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
     paths.build.mkdir(parents=True, exist_ok=True)
     db_tmp = paths.db.with_name(paths.db.name + ".tmp")
     db_tmp.unlink(missing_ok=True)
+    wal = db_tmp.with_name(db_tmp.name + ".wal")
     con = duckdb.connect(str(db_tmp))
     try:
         with timings.stage("ingest"):
@@ -60,12 +123,13 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
             derive(con)
         with timings.stage("render"):
             timings.pages = render_site(con, ds, paths)
+        con.close()
+        with timings.stage("hugo"):
+            run_hugo(paths)
     except BaseException:
         con.close()
-        db_tmp.unlink(missing_ok=True)
+        for partial in (db_tmp, wal, paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):
+            remove(partial)
         raise
-    con.close()
-    with timings.stage("hugo"):
-        run_hugo(paths)
     replace_path(db_tmp, paths.db)
     return problems

@@ -21,10 +21,14 @@ class Paths:
     @classmethod
     def make(cls, data: str | Path | None = None, out: str | Path | None = None,
              build: str | Path | None = None, content: str | Path | None = None) -> Paths:
+        public = Path(out or PROJECT / "public").resolve()
+        # A build's working files go beside the site it publishes: never into the checkout for
+        # an --out elsewhere, and on the same file system, so the final swap is a rename.
+        default_build = PROJECT / "build" if out is None else public.with_name(f".{public.name}.build")
         return cls(
             data=Path(data or PROJECT / "data").resolve(),
-            public=Path(out or PROJECT / "public").resolve(),
-            build=Path(build or PROJECT / "build").resolve(),
+            public=public,
+            build=Path(build or default_build).resolve(),
             content_root=Path(content).resolve() if content else None,
         )
 
@@ -60,7 +64,13 @@ class Paths:
 
     @property
     def staging(self) -> Path:
-        return self.build / "public.staging"
+        # Beside public/ (same file system: the swap is a rename), private to this process.
+        return self.public.with_name(f".{self.public.name}.staging-{os.getpid()}")
+
+    @property
+    def lock(self) -> Path:
+        """Held by the build writing this site: one lock file per published folder."""
+        return self.public.with_name(f".{self.public.name}.lock")
 
     def published(self, path: Path) -> str:
         """A data file's name on the site: 'data/…' whatever the working directory."""

@@ -1,6 +1,7 @@
 """Stage 5: run the pinned Hugo on the generated content, then publish atomically."""
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -10,6 +11,7 @@ from pathlib import Path
 from ..paths import VERBATIM, Paths
 from ..problems import UserError
 from .swap import replace_path
+from .vendor import expected_sums
 
 
 def hugo_binary() -> str:
@@ -20,14 +22,9 @@ def hugo_binary() -> str:
 
 
 def run_hugo(paths: Paths, content: Path | None = None) -> None:
-    missing = [n for n in ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
-               if not (paths.vendor / n).is_file()]
-    if missing:
-        raise UserError(f"vendored bundles missing in {paths.rel(paths.vendor)}: {', '.join(missing)}"
-                        " (run `make vendor`)")
+    check_bundles(paths)
     staging = paths.staging
-    if staging.exists():
-        shutil.rmtree(staging)
+    staging.parent.mkdir(parents=True, exist_ok=True)
     cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content or paths.generated),
            "--destination", str(staging), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning",
            "--noBuildLock"]
@@ -36,7 +33,6 @@ def run_hugo(paths: Paths, content: Path | None = None) -> None:
         shutil.rmtree(staging, ignore_errors=True)
         raise UserError("hugo failed:\n" + "\n".join(hugo_errors(proc.stdout + "\n" + proc.stderr)))
     _copy_verbatim((content or paths.generated) / VERBATIM, staging)
-    paths.public.parent.mkdir(parents=True, exist_ok=True)
     replace_path(staging, paths.public)
 
 
@@ -67,3 +63,16 @@ def hugo_errors(output: str) -> list[str]:
         where = f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else "hugo"
         lines.append(f"{where}: error: {message.strip()}")
     return lines or [f"hugo: error: {output.strip() or 'Hugo exited with an error and printed nothing'}"]
+
+
+def check_bundles(paths: Paths) -> None:
+    """The Vega bundles the pages load are exactly the pinned bytes (site/vendor.sha256)."""
+    sums = expected_sums(paths)
+    for name in ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js"):
+        path = paths.vendor / name
+        if not path.is_file():
+            raise UserError(f"{paths.rel(path)} is missing (run `make vendor`)")
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != sums[name]:
+            raise UserError(f"{paths.rel(path)} has SHA-256 {digest}, not the pinned {sums[name]} "
+                            "(site/vendor.sha256); delete it and run `make vendor`")
