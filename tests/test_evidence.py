@@ -187,3 +187,15 @@ def test_no_symlink_escape_in_raw(tmp_path):
     data = raw_campaign(tmp_path)
     os.symlink("/etc/passwd", data / CAMPAIGN / "raw" / "passwd.txt")
     assert any("symbolic link" in m for m in messages(data))
+
+
+def test_a_raw_output_that_is_not_utf8_is_an_error_at_its_line(tmp_path):
+    data = raw_campaign(tmp_path)
+    out = data / CAMPAIGN / "raw" / "my8028.cfg" / "point-query.t1.r1.sysbench.txt"
+    lines = out.read_bytes().split(b"\n")
+    lines[2] = lines[2] + b" caf\xe9"  # latin-1, as a legacy locale writes it
+    out.write_bytes(b"\n".join(lines))
+    _, problems = validate(Paths.make(data=data))
+    [p] = problems.errors
+    assert (p.path.endswith("point-query.t1.r1.sysbench.txt"), p.line) == (True, 3)
+    assert p.message.startswith("invalid UTF-8 byte 0xe9") and "iconv" in p.hint
