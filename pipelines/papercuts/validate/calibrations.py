@@ -13,6 +13,7 @@ from ..paths import Paths
 from ..problems import Problems
 from .csvfile import parse_csv
 from .fields import FieldError, convert
+from .files import read_limited
 from .tomlfile import read_toml
 
 FOLDER = re.compile(r"(\d{4}-\d{2}-\d{2})-([A-Za-z0-9][A-Za-z0-9_+-]{0,120})")
@@ -107,11 +108,12 @@ def _load_folder(folder: Path, paths: Paths, rows: dict[str, list[dict]], proble
                        "e.g. 2026-11-20-mybox-calibrate")
         return
     toml_path = folder / "calibration.toml"
-    if not toml_path.is_file() or toml_path.is_symlink():
+    if not toml_path.exists() and not toml_path.is_symlink():
         problems.error(paths.rel(toml_path), 1, 1, "calibration.toml is missing",
                        "add the calibration's provenance (see data/README.md)")
         return
-    meta = load_calibration_toml(toml_path.read_bytes(), paths.rel(toml_path), problems)
+    data = read_limited(toml_path, paths.rel(toml_path), problems)
+    meta = None if data is None else load_calibration_toml(data, paths.rel(toml_path), problems)
     if meta is None:
         return
     meta.update(id=folder.name, _published=paths.published(toml_path), _folder_date=m.group(1),
@@ -127,7 +129,9 @@ def _load_folder(folder: Path, paths: Paths, rows: dict[str, list[dict]], proble
         elif f.name in tables:
             found += 1
             t = tables[f.name]
-            rows[t.name] += load_rows(f.read_bytes(), frel, t, problems, folder.name, paths.published(f))
+            data = read_limited(f, frel, problems)
+            if data is not None:
+                rows[t.name] += load_rows(data, frel, t, problems, folder.name, paths.published(f))
         else:
             problems.error(frel, 1, 1, "unexpected file in a calibration folder",
                            f"calibration files are: {', '.join(sorted(tables))}")
