@@ -24,6 +24,7 @@ from .publish.swap import remove, replace_path
 from .render.site import render_site
 from .validate.calibration_checks import check_calibrations
 from .validate.checks import check_dataset
+from .validate.frontmatter import check_pages
 from .validate.load import Dataset, load_dataset
 
 STAGES = ("validate", "ingest", "derive", "render", "hugo")
@@ -44,6 +45,7 @@ def validate(paths: Paths) -> tuple[Dataset, Problems]:
     ds = load_dataset(paths, problems)
     check_dataset(ds, problems, complete=not problems.errors)
     check_calibrations(ds, problems)
+    check_pages(paths, ds, problems)
     return ds, problems
 
 

@@ -7,6 +7,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import calibration_specs as specs
 from . import tables
+from .registry import Drawn, chart_kind
 from .tables import cell, fmt
 
 RULES = {"excluded": "[0, N)", "included": "[0, N]"}
@@ -69,6 +70,8 @@ UT_DELAY_COLUMNS = ["who", "calibration", "series", "version", "flags", "delay",
                     "us_per_unit", "us_per_unit_stderr"]
 
 
+@chart_kind("ut-delay", "calibrations",
+            doc="µs per ut_delay(X) call against X, per calibration and compiler flags, with the fit.")
 def ut_delay(con, d, where):
     ids, who = _selected(con, d, where)
     raw = _fetch(con, "calibration_ut_delay", ids, where, "ut_delay.csv rows")
@@ -83,7 +86,7 @@ def ut_delay(con, d, where):
     table = tables.table([("server", False), ("series", False)] + [(f"X = {x}", True) for x in delays]
                          + [("µs per unit (fit ± se)", True)], body)
     spec = specs.ut_delay(d["title"], rows, _unique(r["who"] for r in rows), _unique(r["series"] for r in rows))
-    return rows, spec, table, UT_DELAY_COLUMNS
+    return Drawn(rows, spec, table, UT_DELAY_COLUMNS)
 
 
 PRNG_COLUMNS = ["who", "calibration", "panel", "function", "innodb_function", "version", "flags",
@@ -91,6 +94,8 @@ PRNG_COLUMNS = ["who", "calibration", "panel", "function", "innodb_function", "v
                 "min_ns", "max_ns", "mean_draw"]
 
 
+@chart_kind("prng-cost", "calibrations",
+            doc="ns per draw of X for each random-number variant and interval rule.")
 def prng_cost(con, d, where):
     ids, who = _selected(con, d, where)
     raw = _fetch(con, "calibration_prng", ids, where, "prng.csv rows")
@@ -102,12 +107,14 @@ def prng_cost(con, d, where):
     pairs = _unique((r["panel"], r["who"]) for r in rows)
     body = [[cell(p), cell(w)] + [cell(grid.get((p, w, f), "")) for f in FLAGS] for p, w in pairs]
     table = tables.table([("function", False), ("server", False)] + [(f"{f} ns", True) for f in FLAGS], body)
-    return rows, specs.prng_cost(d["title"], rows, panels, whos), table, PRNG_COLUMNS
+    return Drawn(rows, specs.prng_cost(d["title"], rows, panels, whos), table, PRNG_COLUMNS)
 
 
 SPIN_COLUMNS = ["who", "calibration", "n", "rule", "upper_bound", "mean_units", "wait_us"]
 
 
+@chart_kind("spin-wait", "calibrations",
+            doc="Expected wait per spin round against innodb_spin_wait_delay, per server.")
 def spin_wait(con, d, where):
     ids, who = _selected(con, d, where)
     raw = _fetch(con, "calibration_spin_wait", ids, where, "ut_delay.csv rows to fit")
@@ -123,13 +130,15 @@ def spin_wait(con, d, where):
     columns = [("N", True), ("mean X in [0, N)", True), ("mean X in [0, N]", True), ("ratio", True)]
     columns += [(f"{w} µs, {RULES[b]}", True) for w in whos for b in RULES]
     spec = specs.spin_wait(d["title"], rows, whos, list(RULE_LABELS.values()))
-    return rows, spec, tables.table(columns, body), SPIN_COLUMNS
+    return Drawn(rows, spec, tables.table(columns, body), SPIN_COLUMNS)
 
 
 DRAW_COLUMNS = ["who", "calibration", "panel", "function", "flags", "ns_per_call", "ns_text",
                 "spin_wait_delay", "upper_bound", "wait_us", "percent"]
 
 
+@chart_kind("draw-cost", "calibrations",
+            doc="Cost of drawing X relative to the wait it buys, per server.")
 def draw_cost(con, d, where):
     ids, who = _selected(con, d, where)
     raw = _fetch(con, "calibration_draw_cost", ids, where,
@@ -147,7 +156,7 @@ def draw_cost(con, d, where):
                     + [cell(fmt(grid[(p, w, f)]["percent"]) if (p, w, f) in grid else "") for f in FLAGS])
     table = tables.table([("function", False), ("server", False), ("N", True), ("expected wait µs", True)]
                          + [(f"{f} %", True) for f in FLAGS], body)
-    return rows, specs.draw_cost(d["title"], rows, panels, whos), table, DRAW_COLUMNS
+    return Drawn(rows, specs.draw_cost(d["title"], rows, panels, whos), table, DRAW_COLUMNS)
 
 
 SERVER_COLUMNS = ["who", "calibration", "us_per_unit", "us_per_unit_stderr", "low", "high", "points", "r2",
@@ -156,6 +165,8 @@ SERVER_COLUMNS = ["who", "calibration", "us_per_unit", "us_per_unit_stderr", "lo
                   "fast_over_old", "cycle_timer_overhead_text", "pause_tsc_cycles_text", "tsc_ghz_text"]
 
 
+@chart_kind("calibration-servers", "calibrations",
+            doc="One µs-per-unit figure per server, side by side.")
 def calibration_servers(con, d, where):
     ids, who = _selected(con, d, where)
     raw = _fetch(con, "calibration_servers", ids, where, "ut_delay.csv rows to fit")
@@ -178,12 +189,14 @@ def calibration_servers(con, d, where):
         ("ns random_from_interval_fast", True), ("fast / ut_rnd_interval", True),
         ("CYCLE timer overhead (cycles)", True), ("PAUSE (TSC cycles)", True), ("TSC GHz", True)], body)
     spec = specs.calibration_servers(d["title"], rows, [r["who"] for r in rows])
-    return rows, spec, _without_empty_columns(table), SERVER_COLUMNS
+    return Drawn(rows, spec, _without_empty_columns(table), SERVER_COLUMNS)
 
 
 TIMEBASE_COLUMNS = ["who", "calibration", "subject", "run", "ticks", "ticks_text", "timebase_mhz", "us"]
 
 
+@chart_kind("timebase-runs", "calibrations",
+            doc="Repeated timebase readings per subject: mean, min, max, spread.")
 def timebase_runs(con, d, where):
     ids, who = _selected(con, d, where)
     raw = _fetch(con, "calibration_timebase", ids, where, "tick counts (calibration.toml campaign and measure)")
@@ -196,9 +209,4 @@ def timebase_runs(con, d, where):
              cell(fmt(summary[s]["stddev_ticks"], 1)), cell(fmt(summary[s]["mean_us"], 3))] for s in subjects]
     table = tables.table([("subject", False), ("runs", True), ("mean ticks", True), ("min", True),
                           ("max", True), ("stddev", True), ("mean µs per call", True)], body)
-    return rows, specs.timebase_runs(d["title"], rows, subjects), table, TIMEBASE_COLUMNS
-
-
-KINDS = {"ut-delay": ut_delay, "prng-cost": prng_cost, "spin-wait": spin_wait, "draw-cost": draw_cost,
-         "calibration-servers": calibration_servers, "timebase-runs": timebase_runs}
-REQUIRED = {kind: ("calibrations",) for kind in KINDS}
+    return Drawn(rows, specs.timebase_runs(d["title"], rows, subjects), table, TIMEBASE_COLUMNS)

@@ -9,9 +9,9 @@ from ..contract import OP_COSTS
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import cost_specs, tables
-from .charts import _comparison, _rqps_rows, label
+from .registry import Drawn, chart_kind
+from .selection import comparison, label, rqps_rows
 
-REQUIRED = {"op-costs": ("campaign", "server", "threads", "base", "variants")}
 COLUMNS = ["measure", "metric", "microbenchmark", "group", "variant", "relative", "value",
            "base_value", "unit", "repetitions", "order"]
 
@@ -21,9 +21,11 @@ def _measure(metric: str) -> str:
     return f"{short} ({tool})"
 
 
+@chart_kind("op-costs", "campaign", "server", "threads", "base", "variants",
+            doc="rQPS beside per-operation costs (CPU, context switches, I/O) relative to the base.")
 def op_costs(con, d: dict, where: str):
     variants = list(d["variants"])
-    rqps, _ = _rqps_rows(con, d, where)
+    rqps, _ = rqps_rows(con, d, where)
     order = {r["microbenchmark"]: r["order"] for r in rqps}
     every_threads = d["threads"] == "all"
     rows = [{"measure": "rQPS", "metric": "rqps", "microbenchmark": r["microbenchmark"], "group": r["group"],
@@ -33,7 +35,7 @@ def op_costs(con, d: dict, where: str):
     unknown = [m for m in wanted if m not in OP_COSTS]
     if unknown:
         raise UserError(f"{where}: unknown metric {', '.join(unknown)}; use some of {', '.join(OP_COSTS)}")
-    for r in fetch_dicts(con, query("op_costs_selection"), _comparison(d, where)):
+    for r in fetch_dicts(con, query("op_costs_selection"), comparison(d, where)):
         name = label(r["microbenchmark"], r["range"])
         name = f"{name} @ {r['threads']} threads" if every_threads else name
         if r["variant"] in variants and r["metric"] in wanted and r["relative"] is not None \
@@ -49,7 +51,7 @@ def op_costs(con, d: dict, where: str):
     metric_order = ["rqps"] + wanted
     rows.sort(key=lambda r: (metric_order.index(r["metric"]), r["order"], variants.index(r["variant"])))
     spec = cost_specs.costs_beside_rqps(d["title"], rows, variants, measures)
-    return rows, spec, _table(rows, variants, measures), COLUMNS
+    return Drawn(rows, spec, _table(rows, variants, measures), COLUMNS)
 
 
 def _table(rows: list[dict], variants: list[str], measures: list[str]) -> dict:
@@ -71,6 +73,3 @@ def _table(rows: list[dict], variants: list[str], measures: list[str]) -> dict:
             line.append(tables.cell(shown, cls))
         body.append(line)
     return tables.table([("microbenchmark", False), ("variant", False)] + [(m, True) for m in measures], body)
-
-
-KINDS = {"op-costs": op_costs}

@@ -1,12 +1,10 @@
 """Investigation pages: a hand-written narrative plus the charts its front matter defines."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import duckdb
 
-from ..contract import STATUSES
 from ..db import fetch_dicts, query
 from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
@@ -14,9 +12,6 @@ from .bundle import write_bundle
 from .calibration_pages import calibration_datafiles
 from .charts import make_chart
 from .frontmatter import split
-
-SHORTCODE = re.compile(r"\{\{<\s*chart\s+id=\"([^\"]+)\"\s*/>\}\}")
-REQUIRED = ("title", "date", "status", "verdict", "source")
 
 
 def _source(con, source_id: str, where: str) -> dict:
@@ -69,21 +64,7 @@ def compared(con, defs: list[dict]) -> list[dict]:
 def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Path, paths: Paths) -> str:
     where = paths.rel(src)
     meta, body = split(src.read_text(), where)
-    for key in REQUIRED:
-        if not meta.get(key):
-            raise UserError(f"{where}:1:1: front matter needs '{key}'")
-    if meta["status"] not in STATUSES:
-        raise UserError(f"{where}: status '{meta['status']}' must be one of {', '.join(STATUSES)}")
-    defs = meta.get("charts") or []
-    ids = [d.get("id") for d in defs]
-    used = SHORTCODE.findall(body)
-    for cid in sorted(set(ids) - set(used)):
-        raise UserError(f"{where}: chart '{cid}' is defined but not placed; add {{{{< chart id=\"{cid}\" />}}}}")
-    for cid in used:
-        if cid not in ids:
-            raise UserError(f"{where}: the body places chart '{cid}' that the front matter does not define")
-    if len(set(ids)) != len(ids):
-        raise UserError(f"{where}: two charts share an id")
+    defs = meta.get("charts") or []  # checked in validate/frontmatter.py
     charts = [make_chart(con, d, where) for d in defs]
     campaigns = list(dict.fromkeys(d["campaign"] for d in defs if d.get("campaign")))
     calibrations = list(dict.fromkeys(c for d in defs for c in d.get("calibrations") or []))

@@ -9,13 +9,9 @@ from __future__ import annotations
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import flame, profile_specs, tables
-from .charts import _split_variant
+from .registry import Drawn, chart_kind
+from .selection import split_variant
 
-REQUIRED = {
-    "profile-top": ("campaign", "microbenchmark", "threads", "variants"),
-    "flame": ("campaign", "microbenchmark", "threads", "variant"),
-    "flame-diff": ("campaign", "microbenchmark", "threads", "base", "variant"),
-}
 FLAME_COLUMNS = ["id", "parent", "depth", "depth_end", "frame", "path", "x0", "x1", "total_share",
                  "self_share", "samples", "label"]
 TABLE_ROWS = 25
@@ -23,7 +19,7 @@ VANISHED_ROWS = 10
 
 
 def _stacks(con, d: dict, variant: str, where: str) -> list[tuple[tuple[str, ...], float]]:
-    build, config = _split_variant(variant, where)
+    build, config = split_variant(variant, where)
     rows = fetch_dicts(con, query("profile_stacks"), {
         "campaign": d["campaign"], "build": build, "config": config,
         "microbenchmark": d["microbenchmark"], "threads": int(d["threads"])})
@@ -50,11 +46,15 @@ def _hottest(rows: list[dict]) -> dict:
     return tables.table(cols, body)
 
 
+@chart_kind("flame", "campaign", "microbenchmark", "threads", "variant",
+            doc="Icicle of folded stacks for one variant.")
 def flame_chart(con, d: dict, where: str):
     rows = flame.icicle(_stacks(con, d, d["variant"], where), width_px=profile_specs.WIDTH_PX)
-    return rows, profile_specs.icicle(d["title"], rows), _hottest(rows), FLAME_COLUMNS
+    return Drawn(rows, profile_specs.icicle(d["title"], rows), _hottest(rows), FLAME_COLUMNS)
 
 
+@chart_kind("flame-diff", "campaign", "microbenchmark", "threads", "base", "variant",
+            doc="Icicle coloured by the change of each frame's share from the base.")
 def flame_diff(con, d: dict, where: str):
     base = _stacks(con, d, d["base"], where)
     target = _stacks(con, d, d["variant"], where)
@@ -68,9 +68,11 @@ def flame_diff(con, d: dict, where: str):
                               tables.cell(""), tables.cell("0.00%"),
                               tables.cell(f"{100 * gone['base_share']:.2f}%"),
                               tables.cell(f"{-100 * gone['base_share']:+.2f}")])
-    return rows, spec, table, [*FLAME_COLUMNS, "base_share", "delta"]
+    return Drawn(rows, spec, table, [*FLAME_COLUMNS, "base_share", "delta"])
 
 
+@chart_kind("profile-top", "campaign", "microbenchmark", "threads", "variants",
+            doc="Symbols with the most self time, per variant.")
 def profile_top(con, d: dict, where: str):
     variants = [str(v) for v in d["variants"]]
     raw = fetch_dicts(con, query("profile_top"), {"campaign": d["campaign"], "microbenchmark": d["microbenchmark"],
@@ -98,7 +100,4 @@ def profile_top(con, d: dict, where: str):
             for s in symbols]
     table = tables.table([("symbol (self share)", False)] + [(v, True) for v in variants], body)
     spec = profile_specs.symbol_shares(d["title"], rows, variants, symbols)
-    return rows, spec, table, ["symbol", "variant", "self_share", "total_share", "source"]
-
-
-KINDS = {"profile-top": profile_top, "flame": flame_chart, "flame-diff": flame_diff}
+    return Drawn(rows, spec, table, ["symbol", "variant", "self_share", "total_share", "source"])

@@ -8,13 +8,15 @@ from __future__ import annotations
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import tables
-from .charts import label
+from .registry import Drawn, chart_kind
+from .selection import label
 from .specs import LEGEND_PICK, _base, _picked
 
-REQUIRED = {"repetitions": ("campaign", "server", "variants")}
 COLUMNS = ["microbenchmark", "threads", "variant", "repetition", "qps", "spread", "file", "line"]
 
 
+@chart_kind("repetitions", "campaign", "server", "variants",
+            doc="Every run's QPS beside the mean, so noise is visible.")
 def repetitions(con, d: dict, where: str):
     variants = list(d["variants"])
     raw = [r for r in fetch_dicts(con, query("repetitions"), {"campaign": d["campaign"], "server": d["server"]})
@@ -37,7 +39,7 @@ def repetitions(con, d: dict, where: str):
              tables.cell(tables.fmt(r["spread"]))] for r in rows]
     table = tables.table([("microbenchmark", False), ("threads", True), ("variant", False),
                           ("repetition", True), ("QPS", True), ("max / min of the variant", True)], body)
-    return rows, _spec(d["title"], rows, variants, raw[0]["unit"]), table, COLUMNS
+    return Drawn(rows, _spec(d["title"], rows, variants, raw[0]["unit"]), table, COLUMNS)
 
 
 def _spec(title: str, rows: list[dict], variants: list[str], unit: str) -> dict:
@@ -64,6 +66,3 @@ def _spec(title: str, rows: list[dict], variants: list[str], unit: str) -> dict:
         },
     }
     return spec
-
-
-KINDS = {"repetitions": repetitions}

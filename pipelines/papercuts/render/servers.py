@@ -10,7 +10,8 @@ from ..db import fetch_dicts, query
 from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
-from .charts import make_chart, natural
+from .charts import make_chart
+from .selection import natural
 
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
 

@@ -11,6 +11,7 @@ from ..problems import UserError
 from ..publish.swap import replace_path
 from .calibration_pages import render_calibration_page
 from .campaigns import render_campaigns
+from .charts import KINDS
 from .frontmatter import page, split
 from .investigations import render_investigation
 from .servers import render_server
@@ -52,12 +53,24 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
         (out / section / "_index.md").write_text(page({"title": title}, ""))
         pages += 1
 
+    # The contract is Papercuts' own documentation (shipped beside its example data), not the
+    # --data folder's: a site built from other data documents the same contract.
     contract = paths.project / "data" / "README.md"
-    text = contract.read_text()
+    text = contract.read_text() if contract.is_file() else ""
     body = text.split("\n", 1)[1] if text.startswith("# ") else text
     (out / "contract").mkdir()
-    (out / "contract" / "index.md").write_text(page({"title": "The data contract"}, body))
+    (out / "contract" / "index.md").write_text(page({"title": "The data contract"}, body + kinds_section()))
     pages += 1
 
     replace_path(out, paths.generated)
     return pages
+
+
+def kinds_section() -> str:
+    """The chart kinds an investigation page can use, generated from the registry."""
+    rows = "\n".join(f"| `{k.name}` | {', '.join(f'`{r}`' for r in k.requires)} | {k.doc} |"
+                     for k in sorted(KINDS.values(), key=lambda k: k.name))
+    return ("\n\n## Chart kinds for investigation pages\n\n"
+            "Each entry under `charts:` in an investigation's front matter needs `id`, `title`, `kind` and "
+            "the keys its kind lists here; `papercuts check` reports any that are missing.\n\n"
+            "| kind | needs | draws |\n|---|---|---|\n" + rows + "\n")

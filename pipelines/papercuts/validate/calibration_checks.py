@@ -3,12 +3,11 @@ make sense, units that match their constant. Runs after checks.check_dataset (se
 """
 from __future__ import annotations
 
-import difflib
-
 from ..contract import CALIBRATION_TABLES, CONSTANT_UNITS
 from ..problems import Problems
 from .calibrations import LABEL
 from .load import Dataset
+from .suggest import did_you_mean
 
 # (lower bound, measured value, upper bound) columns per table
 SPREADS = {"calibration_ut_delay": ("min_us", "us_per_call", "max_us"),
@@ -25,8 +24,7 @@ def _toml_error(problems: Problems, meta: dict, key: str, message: str, hint: st
 
 
 def _hint(value: str, known: set[str], catalog: str) -> str:
-    close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else f"add it to data/{catalog} first"
+    return did_you_mean(value, known) or f"add it to data/{catalog} first"
 
 
 def check_calibration_meta(ds: Dataset, problems: Problems) -> None:

@@ -1,7 +1,6 @@
 """Stage 1b: domain checks across files: ids that exist, duplicates, bases, consistency."""
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 
 from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
@@ -9,17 +8,13 @@ from ..problems import Problems
 from ..versions import parse_version
 from .load import Dataset
 from .plausibility import check_plausibility
+from .suggest import did_you_mean
 
 
 def _at(problems: Problems, row: dict, column: str, message: str, hint: str = "",
         warning: bool = False) -> None:
     col = row.get("_cols", {}).get(column, 1)
     (problems.warning if warning else problems.error)(row["_file"], row["_line"], col, message, hint)
-
-
-def _did_you_mean(value: str, known) -> str:
-    close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else ""
 
 
 def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
@@ -58,7 +53,7 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                 value = row[c.name]
                 if value is not None and value not in known[c.refers]:
                     _at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
-                        _did_you_mean(value, known[c.refers]) or f"add it to data/{c.refers}.csv first")
+                        did_you_mean(value, known[c.refers]) or f"add it to data/{c.refers}.csv first")
             if "server" in row and row["server"] in ds.alias_of:
                 row["server"] = ds.alias_of[row["server"]]
     for meta in ds.campaigns:
@@ -66,7 +61,7 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
             if key in meta and meta[key] not in known[table]:
                 problems.error(meta["_file"], meta["_lines"].get(key, 1), 1,
                                f"unknown {table[:-1]} '{meta[key]}'",
-                               _did_you_mean(meta[key], known[table]) or f"add it to data/{table}.csv")
+                               did_you_mean(meta[key], known[table]) or f"add it to data/{table}.csv")
 
 
 RAW_REFS = (("build", "builds"), ("config", "configs"), ("microbenchmark", "microbenchmarks"))
@@ -81,7 +76,7 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
         server = meta.get("server")
         if server is not None and server not in known["servers"]:
             problems.error(meta["_file"], meta["_lines"].get("server", 1), 1, f"unknown server '{server}'",
-                           _did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
+                           did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
     for name in ("counters", "profiles"):
         for row in ds.rows.get(name, []):
             row["server"] = ds.alias_of.get(row["server"], row["server"])
@@ -93,7 +88,7 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
             if value not in known[catalog] and (row["campaign"], value) not in reported:
                 reported.add((row["campaign"], value))
                 _at(problems, row, column, f"unknown {catalog[:-1]} '{value}' (from the raw file's path)",
-                    _did_you_mean(value, known[catalog]) or f"add it to data/{catalog}.csv first")
+                    did_you_mean(value, known[catalog]) or f"add it to data/{catalog}.csv first")
 
 
 def check_duplicates(ds: Dataset, problems: Problems) -> None:

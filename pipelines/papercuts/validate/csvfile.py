@@ -4,11 +4,11 @@ Text in, rows out: `parse_csv` takes the file's bytes so tests need no files.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from ..contract import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_ROWS, Table
 from ..problems import Problems
+from .suggest import did_you_mean
 
 
 @dataclass
@@ -80,11 +80,6 @@ def decode(data: bytes, path: str, problems: Problems) -> str | None:
         return None
 
 
-def _suggest(word: str, choices) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"did you mean '{close[0]}'?" if close else ""
-
-
 def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[Row] | None:
     """Return the rows, or None when the file is unusable (problems say why)."""
     text = decode(data, path, problems)
@@ -140,7 +135,7 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
             problems.error(path, 1, col, f"column '{name}' appears twice", "remove one of them")
             ok = False
         elif name not in known:
-            hint = _suggest(name, known) or f"known columns: {', '.join(sorted(known))}"
+            hint = did_you_mean(name, known) or f"known columns: {', '.join(sorted(known))}"
             problems.error(path, 1, col, f"unknown column '{name}'", hint)
             ok = False
         seen.add(name)

@@ -1,0 +1,151 @@
+"""Comparison chart kinds: rQPS against a base, summaries, throughput, printed observations."""
+from __future__ import annotations
+
+from ..db import fetch_dicts, query
+from ..problems import UserError
+from . import specs, tables
+from .registry import Drawn, chart_kind
+from .selection import RQPS_COLUMNS, comparison, label, rqps_rows
+from .specs import GROUP_ORDER
+
+
+@chart_kind("rqps-bars", "campaign", "server", "threads", "base", "variants",
+            doc="rQPS per microbenchmark as bars grouped point/range/write, one bar per variant, with the 1.0 line.")
+def rqps_bars(con, d, where) -> tuple[list[dict], dict, dict, list[str]]:
+    rows, variants = rqps_rows(con, d, where)
+    return Drawn(rows, specs.rqps_bars(d["title"], rows, variants), tables.pivot_ratios(rows, variants), RQPS_COLUMNS)
+
+
+@chart_kind("rqps-heatmap", "campaign", "server", "threads", "base",
+            doc="rQPS as a heatmap, microbenchmark × variant.")
+def rqps_heatmap(con, d, where):
+    rows, variants = rqps_rows(con, d, where)
+    return Drawn(rows, specs.rqps_heatmap(d["title"], rows, variants), tables.pivot_ratios(rows, variants),
+                 RQPS_COLUMNS)
+
+
+@chart_kind("rqps-summary", "campaign", "server", "threads", "base", "variants",
+            doc="min/max/avg/median rQPS per group and variant, derived from the measured rQPS.")
+def rqps_summary(con, d, where):
+    _, variants = rqps_rows(con, d, where)
+    raw = fetch_dicts(con, query("summary_selection"), comparison(d, where))
+    rows = [{"series": r["variant"], "group": r["group"], "min": r["min"], "max": r["max"],
+             "avg": r["avg"], "median": r["median"], "n": r["n"], "origin": f"derived from {r['origin']} rQPS"}
+            for r in raw if r["variant"] in variants]
+    rows.sort(key=lambda r: (variants.index(r["series"]), GROUP_ORDER.index(r["group"])))
+    return Drawn(rows, specs.summary_ranges(d["title"], rows, variants), _summary_table(rows),
+                 ["series", "group", "min", "max", "avg", "median", "n", "origin"])
+
+
+def _summary_table(rows: list[dict]) -> dict:
+    body = [[tables.cell(r["series"]), tables.cell(r["group"])] +
+            [tables.cell(tables.fmt(r[s]), tables.ratio_class(r[s])) for s in ("min", "max", "avg", "median")] +
+            ([tables.cell(str(r["n"]))] if "n" in r else [])
+            for r in rows]
+    cols = [("series", False), ("group", False), ("min", True), ("max", True), ("avg", True), ("median", True)]
+    if rows and "n" in rows[0]:
+        cols.append(("n", True))
+    return tables.table(cols, body)
+
+
+@chart_kind("published-summary", "campaign", "server",
+            doc="rQPS summaries per group as the source printed them.")
+def published_summary(con, d, where):
+    raw = fetch_dicts(con, query("published_summary"), {"campaign": d["campaign"], "server": d["server"]})
+    if not raw:
+        raise UserError(f"{where}: no published summaries for {d['server']} in campaign {d['campaign']}")
+    rows = []
+    for r in raw:
+        series = (f"{r['engine']} {r['version']} vs {r['base_version']}, "
+                  f"{r['threads']} thread{'s' if r['threads'] != 1 else ''}")
+        rows.append({"series": series, "group": r["group"], "min": r["min"], "max": r["max"],
+                     "avg": r["avg"], "median": r["median"], "build": r["build"], "config": r["config"],
+                     "base_build": r["base_build"], "base_config": r["base_config"], "threads": r["threads"],
+                     "origin": "published"})
+    series = list(dict.fromkeys(r["series"] for r in rows))
+    return Drawn(rows, specs.summary_ranges(d["title"], rows, series), _summary_table(rows),
+                 ["series", "group", "min", "max", "avg", "median", "build", "config", "base_build",
+                  "base_config", "threads", "origin"])
+
+
+def _throughput(con, d, where) -> list[dict]:
+    rows = fetch_dicts(con, query("throughput"), {"campaign": d["campaign"], "server": d["server"]})
+    if not rows:
+        raise UserError(f"{where}: no results for {d['server']} in campaign {d['campaign']}")
+    return rows
+
+
+@chart_kind("throughput-lines", "campaign", "server", "variants",
+            doc="QPS against the thread count, one line per variant.")
+def throughput_lines(con, d, where):
+    variants = list(d["variants"])
+    raw = [r for r in _throughput(con, d, where) if r["variant"] in variants]
+    missing = [v for v in variants if v not in {r["variant"] for r in raw}]
+    if missing:
+        raise UserError(f"{where}: no results for {', '.join(missing)} in campaign {d['campaign']}")
+    rows = [{"variant": r["variant"], "microbenchmark": label(r["microbenchmark"], r["range"]),
+             "threads": r["threads"], "qps": r["qps"]} for r in raw]
+    rows.sort(key=lambda r: (variants.index(r["variant"]), r["microbenchmark"], r["threads"]))
+    threads = sorted({r["threads"] for r in rows})
+    grid = {(r["variant"], r["threads"]): r["qps"] for r in rows}
+    body = [[tables.cell(str(t))] + [tables.cell(tables.fmt(grid.get((v, t)))) for v in variants]
+            for t in threads]
+    table = tables.table([("threads", True)] + [(v, True) for v in variants], body)
+    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, raw[0]["unit"]), table,
+                 ["variant", "microbenchmark", "threads", "qps"])
+
+
+def _setting_value(settings: str | None, name: str) -> str | None:
+    for part in (settings or "").split(";"):
+        key, _, value = part.partition("=")
+        if key == name:
+            return value
+    return None
+
+
+@chart_kind("throughput-vs-setting", "campaign", "server", "threads", "setting",
+            doc="QPS against the value of one config setting at one thread count.")
+def throughput_vs_setting(con, d, where):
+    setting, threads = d["setting"], int(d["threads"])
+    rows = []
+    for r in _throughput(con, d, where):
+        value = _setting_value(r["settings"], setting)
+        if r["threads"] == threads and value is not None:
+            rows.append({"config": r["config"], "setting_value": value, "threads": r["threads"],
+                         "qps": r["qps"], "microbenchmark": label(r["microbenchmark"], r["range"]),
+                         "build": r["build"]})
+    if not rows:
+        raise UserError(f"{where}: no results at {threads} threads with configs setting {setting}")
+
+    def numeric(v: str):
+        try:
+            return (0, float(v), v)
+        except ValueError:
+            return (1, 0.0, v)
+    rows.sort(key=lambda r: numeric(r["setting_value"]))
+    for i, r in enumerate(rows):
+        r["setting_order"] = i
+    body = [[tables.cell(r["setting_value"]), tables.cell(r["config"]), tables.cell(tables.fmt(r["qps"]))]
+            for r in rows]
+    table = tables.table([(setting, True), ("config", False), ("throughput", True)], body)
+    unit = _throughput(con, d, where)[0]["unit"]
+    return Drawn(rows, specs.throughput_by_setting(d["title"], rows, setting, unit), table,
+                 ["setting_value", "config", "build", "microbenchmark", "threads", "qps", "setting_order"])
+
+
+@chart_kind("observations", "campaign", "measure",
+            doc="Values a source printed (observations.csv), per subject, against x.")
+def observations(con, d, where):
+    raw = fetch_dicts(con, query("observations_selection"), {"campaign": d["campaign"], "measure": d["measure"]})
+    if not raw:
+        raise UserError(f"{where}: no observations '{d['measure']}' in campaign {d['campaign']}")
+    subjects = list(dict.fromkeys(r["subject"] for r in raw))
+    units = sorted({r["unit"] for r in raw})
+    rows = [{"subject": r["subject"], "x": r["x"], "value": r["value"], "value_text": r["value_text"],
+             "unit": r["unit"], "note": r["note"]} for r in raw]
+    x_label = raw[0]["x_label"]
+    body = [[tables.cell(r["subject"]), tables.cell(tables.fmt(r["x"], 0) if r["x"] is not None else ""),
+             tables.cell(r["value_text"]), tables.cell(r["unit"])] for r in rows]
+    table = tables.table([("subject", False), (x_label or "x", True), ("value", True), ("unit", False)], body)
+    spec = specs.observations(d["title"], rows, subjects, x_label, " / ".join(units), bool(d.get("log_y")))
+    return Drawn(rows, spec, table, ["subject", "x", "value", "value_text", "unit", "note"])

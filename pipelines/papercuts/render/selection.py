@@ -1,0 +1,72 @@
+"""Choosing rows for a chart: variants, comparisons against a base, labels and orders.
+
+Shared by every chart family (comparison, cost, profile, repetition charts); holds no chart kind.
+"""
+from __future__ import annotations
+
+import re
+
+from ..db import fetch_dicts, query
+from ..problems import UserError
+from .specs import GROUP_ORDER
+
+RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "order"]
+
+
+def label(name: str, rng: int | None) -> str:
+    """The seeds' microbenchmark label: name plus its range parameter."""
+    return f"{name}_range={rng}" if rng is not None else name
+
+
+def split_variant(text: str, where: str) -> tuple[str, str]:
+    build, dot, config = str(text).partition(".")
+    if not dot or not build or not config:
+        raise UserError(f"{where}: '{text}' is not a variant; write it as build.config")
+    return build, config
+
+
+def comparison(d: dict, where: str) -> dict:
+    base_build, base_config = split_variant(d["base"], where)
+    threads = None if d["threads"] == "all" else int(d["threads"])
+    return {"campaign": d["campaign"], "server": d["server"], "threads": threads,
+            "base_build": base_build, "base_config": base_config}
+
+
+def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
+    rows = fetch_dicts(con, query("rqps_selection"), comparison(d, where))
+    variants = d.get("variants") or ordered_variants(rows)
+    missing = [v for v in variants if v not in {r["variant"] for r in rows}]
+    if missing:
+        raise UserError(f"{where}: no rQPS rows for {', '.join(missing)} in campaign "
+                        f"{d['campaign']} (check the campaign, server, threads and base)")
+    every_threads = d["threads"] == "all"
+    out = []
+    for r in rows:
+        if r["variant"] in variants:
+            name = label(r["microbenchmark"], r["range"])
+            out.append({
+                # With every thread count in one chart, each row is a microbenchmark at N threads.
+                "microbenchmark": f"{name} @ {r['threads']} threads" if every_threads else name,
+                "group": r["group"], "variant": r["variant"], "rqps": r["rqps"], "qps": r["qps"],
+                "base_qps": r["base_qps"], "origin": r["origin"],
+                "sort": (GROUP_ORDER.index(r["group"]), name, r["threads"]),
+            })
+    # Order within a group alphabetically by label (as the seeds' tables do), then by threads.
+    rank = {key: i for i, key in enumerate(sorted({r["sort"] for r in out}))}
+    for r in out:
+        r["order"] = rank[r.pop("sort")]
+    out.sort(key=lambda r: (r["order"], variants.index(r["variant"])))
+    return out, list(variants)
+
+
+def natural(text: str) -> list:
+    """'itc8' before 'itc16': digit runs compare as numbers."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text) if p]
+
+
+def ordered_variants(rows: list[dict]) -> list[str]:
+    """Variants by version (never by string), then build and config in natural order."""
+    seen: dict[str, tuple] = {}
+    for r in rows:
+        seen.setdefault(r["variant"], (r["version_key"], natural(r["build"]), natural(r["config"])))
+    return sorted(seen, key=lambda v: seen[v])

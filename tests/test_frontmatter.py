@@ -1,0 +1,74 @@
+"""Investigation front matter is checked by `papercuts check`, every problem at its line, at once."""
+from __future__ import annotations
+
+import shutil
+
+from papercuts.build import validate
+from papercuts.paths import PROJECT, Paths
+
+PAGE = """---
+title: "A test investigation"
+date: 2024-10-23
+status: opne
+verdict: "a verdict"
+source: smalldatum-2024-10-23-innodb-busy-wait
+servers: [dell32, nosuchbox]
+charts:
+  - id: one
+    kind: rqps-bars
+    title: "one"
+    campaign: 2024-10-23-busy-wait-dell32
+    server: dell32
+    threads: 24
+    base: my8028_rel_o2nofp.z11a_c32r128
+  - id: two
+    kind: rqps-barz
+    title: "two"
+  - id: one
+    kind: observations
+    title: "again"
+    campaign: 2024-10-23-no-such-campaign
+    measure: x
+---
+Text.
+
+{{< chart id="one" />}}
+
+{{< chart id="three" />}}
+"""
+
+
+def test_every_front_matter_problem_at_its_line(tmp_path):
+    content = tmp_path / "content"
+    (content / "investigations").mkdir(parents=True)
+    shutil.copyfile(PROJECT / "content" / "_index.md", content / "_index.md")
+    (content / "investigations" / "broken.md").write_text(PAGE)
+    _, problems = validate(Paths.make(content=content))
+    got = sorted((p.line, p.column, p.message) for p in problems.errors if p.path.endswith("broken.md"))
+    assert got == [
+        (4, 9, "status 'opne' is not one of open, explained, fixed"),
+        (7, 10, "unknown server 'nosuchbox'"),
+        (9, 5, "chart 'one' (rqps-bars) needs 'variants'"),
+        (17, 11, "chart 'two': unknown kind 'rqps-barz'"),
+        (19, 9, "two charts share the id 'one'"),
+        (22, 15, "chart 'one': unknown campaign '2024-10-23-no-such-campaign'"),
+        (29, 15, "the body places chart 'three' that the front matter does not declare"),
+    ]
+    hints = {p.message: p.hint for p in problems.errors}
+    assert hints["status 'opne' is not one of open, explained, fixed"] == "did you mean 'open'?"
+    assert hints["chart 'two': unknown kind 'rqps-barz'"] == "did you mean 'rqps-bars'?"
+
+
+def test_the_shipped_pages_pass():
+    _, problems = validate(Paths.make())
+    assert problems.errors == []
+
+
+def test_the_contract_page_lists_every_chart_kind_with_its_keys(site):
+    from papercuts.render.charts import KINDS
+
+    html = (site.public / "contract" / "index.html").read_text()
+    assert len(KINDS) >= 17
+    for kind in KINDS.values():
+        row = html.split(f"<td><code>{kind.name}</code></td>", 1)[1].split("</tr>", 1)[0]
+        assert all(f"<code>{key}</code>" in row for key in kind.requires), kind.name
