@@ -45,7 +45,10 @@ def validate(paths: Paths) -> tuple[Dataset, Problems]:
     ds = load_dataset(paths, problems)
     check_dataset(ds, problems, complete=not problems.errors)
     check_calibrations(ds, problems)
-    check_pages(paths, ds, problems)
+    if paths.content_root is not None or paths.data == paths.project / "data":
+        # The pages are checked against the data they are written for: the project's own
+        # narratives against the project's data/, or pages given with the data (content=...).
+        check_pages(paths, ds, problems)
     return ds, problems
 
 
