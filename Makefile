@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help site check test serve bench vendor browser lint clean calibrate mutate
+.PHONY: help site check test serve bench vendor browser lint clean calibrate mutate golden
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ calibrate: $(STAMP) ## measure this machine (ut_delay, PAUSE, PRNG) into data/ca
 
 bench: vendor ## time each build stage on the shipped data
 	$(BIN)/papercuts bench
+
+golden: $(STAMP) ## accept reviewed golden-file changes (the -changed copies a test run wrote)
+	$(BIN)/python tests/golden/accept.py
 
 mutate: $(STAMP) ## plant each bug of tests/mutation/mutants.toml and count what the tests catch
 	$(BIN)/python tests/mutation/run.py

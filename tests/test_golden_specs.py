@@ -1,12 +1,12 @@
 """Every emitted Vega-Lite spec is valid against the pinned schema and matches its golden file.
 
-On a mismatch the new spec is written beside the golden file as `*-changed.vl.json` for review;
-`UPDATE_GOLDEN=1 pytest tests/test_golden_specs.py` accepts the changes (never in CI).
+On a mismatch (or a missing golden) the new spec is written beside the golden file as
+`*-changed.vl.json` for review; a test run never writes a golden file. `make golden` accepts the
+reviewed changes (tests/golden/accept.py).
 """
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import jsonschema
@@ -49,16 +49,12 @@ def test_specs_match_golden_files(site):
         golden = GOLDEN / rel
         # Goldens are pretty-printed for review; the site writes compact JSON.
         actual = json.dumps(json.loads(path.read_text()), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
-        if os.environ.get("UPDATE_GOLDEN") and not os.environ.get("CI"):
-            golden.parent.mkdir(parents=True, exist_ok=True)
-            golden.write_text(actual)
-            continue
-        if not golden.exists():
-            missing.append(str(rel))
-        elif golden.read_text() != actual:
-            golden.with_name(golden.name.replace(".vl.json", "-changed.vl.json")).write_text(actual)
-            mismatched.append(str(rel))
-    assert not missing, f"no golden file for {missing} (run UPDATE_GOLDEN=1 pytest {__file__})"
+        changed = golden.with_name(golden.name.replace(".vl.json", "-changed.vl.json"))
+        if not golden.exists() or golden.read_text() != actual:
+            changed.parent.mkdir(parents=True, exist_ok=True)
+            changed.write_text(actual)
+            (mismatched if golden.exists() else missing).append(str(rel))
+    assert not missing, f"no golden file for {missing} (review the -changed files, then `make golden`)"
     assert not mismatched, f"specs differ from golden (see *-changed.vl.json): {mismatched}"
     goldens = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.vl.json")
                if not p.name.endswith("-changed.vl.json")}
