@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,22 +31,50 @@ from ..problems import Problems
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
 RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence")
-# The files every run should have: run.sh writes all four; mytools' run.sh writes perf files
-# only when asked to, so their absence there is not a gap.
-EXPECTED = {"papercuts": ("sysbench", "vmstat", "iostat", "perf-stat"),
-            "mytools": ("sysbench", "vmstat", "iostat")}
+
+
+def _iostat(text: str, path: str, meta: dict):
+    if not meta.get("iostat_device"):
+        raise ParseError(path, 1, "iostat output needs the device to read",
+                         'add iostat_device = "<device>" to campaign.toml')
+    return iostat.parse(text, path, device=meta["iostat_device"], since_boot=False)
+
+
+def _plain(parse):
+    return lambda text, path, meta: parse(text, path)
+
+
+@dataclass(frozen=True)
+class RawFormat:
+    """One raw output format: adding a format is one entry here and a parser in parsers/."""
+
+    suffix: str  # papercuts layout: <test>.t<threads>.(r<rep>|profile).<suffix>
+    tool: str  # what the run's file is: sysbench, vmstat, iostat, perf-stat, folded, perf-report
+    parse: Callable  # (text, path, campaign meta) -> parsed file, a Gap, or raises ParseError
+    mytools: str | None = None  # the same output in a mytools tree: sb.<mytools>.<test>...
+    expected: tuple[str, ...] = ()  # layouts where every run should have this tool's file
+
+
+FORMATS = (
+    RawFormat("sysbench.txt", "sysbench", _plain(sysbench.parse), "o", ("papercuts", "mytools")),
+    RawFormat("vmstat.txt", "vmstat", _plain(vmstat.parse), "vm", ("papercuts", "mytools")),
+    RawFormat("iostat.txt", "iostat", _iostat, "io", ("papercuts", "mytools")),
+    # perf stat's three output formats: human (-o), CSV (-x,) and JSON (-j); mytools writes -o.
+    # mytools' run.sh writes perf files only when asked to, so their absence there is no gap.
+    RawFormat("perf-stat.txt", "perf-stat", _plain(perf_stat.parse), "perf.hw", ("papercuts",)),
+    RawFormat("perf-stat.csv", "perf-stat", _plain(perf_stat.parse_csv)),
+    RawFormat("perf-stat.json", "perf-stat", _plain(perf_stat.parse_json)),
+    RawFormat("perf.folded", "folded", _plain(folded.parse)),
+    RawFormat("perf-report.txt", "perf-report", _plain(perf_report.parse), "perf.rep.f"),
+)
+BY_SUFFIX = {f.suffix: f for f in FORMATS}
+BY_MYTOOLS = {f.mytools: f for f in FORMATS if f.mytools}
+EXPECTED = {layout: tuple(f.tool for f in FORMATS if layout in f.expected) for layout in RAW_LAYOUTS}
 PROFILE_KINDS = ("folded", "perf-report")
 
 _PAPERCUTS_RUN = re.compile(
     r"(?P<test>[a-z][a-z0-9.-]*?)\.t(?P<threads>\d+)\.(?:r(?P<rep>\d+)|(?P<profile>profile))\."
-    r"(?P<kind>sysbench\.txt|vmstat\.txt|iostat\.txt|perf-stat\.(?:txt|csv|json)|perf\.folded|perf-report\.txt)")
-_PAPERCUTS_KIND = {"sysbench.txt": "sysbench", "vmstat.txt": "vmstat", "iostat.txt": "iostat",
-                   "perf-stat.txt": "perf-stat", "perf-stat.csv": "perf-stat", "perf-stat.json": "perf-stat",
-                   "perf.folded": "folded", "perf-report.txt": "perf-report"}
-# perf stat's three output formats: human (-o), CSV (-x,) and JSON (-j), told apart by suffix.
-_PERF_STAT = {".txt": perf_stat.parse, ".csv": perf_stat.parse_csv, ".json": perf_stat.parse_json}
-_MYTOOLS_KIND = {"o": "sysbench", "vm": "vmstat", "io": "iostat", "perf.hw": "perf-stat",
-                 "perf.rep.f": "perf-report"}
+    rf"(?P<kind>{'|'.join(re.escape(f.suffix) for f in FORMATS)})")
 _VARIANT_DIR = re.compile(r"(?P<build>[A-Za-z0-9][A-Za-z0-9_+-]*)\.(?P<config>[A-Za-z0-9][A-Za-z0-9_+-]*)")
 _LAYOUT_HINT = {
     "papercuts": "name raw files <test>.t<threads>.r<rep>.<tool>.txt inside <build>.<config>/ folders",
@@ -64,6 +93,7 @@ class Run:
     threads: int
     repetition: int | None
     files: dict[str, Path] = field(default_factory=dict)
+    formats: dict[str, RawFormat] = field(default_factory=dict)
 
 
 @dataclass
@@ -73,6 +103,7 @@ class Profile:
     test: str
     threads: int
     files: dict[str, Path] = field(default_factory=dict)
+    formats: dict[str, RawFormat] = field(default_factory=dict)
 
 
 def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems) -> None:
@@ -136,23 +167,23 @@ def _papercuts_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[R
         for f in sorted(vdir.iterdir()):
             fm = _PAPERCUTS_RUN.fullmatch(f.name)
             if not f.is_file() or not fm:
-                if f.name.endswith((".sysbench.txt", ".vmstat.txt", ".iostat.txt", ".perf-stat.txt",
-                                    ".perf-stat.csv", ".perf-stat.json", ".folded", ".perf-report.txt")):
+                if f.name.endswith(tuple("." + suffix for suffix in BY_SUFFIX)):
                     problems.error(paths.rel(f), 1, 1, "raw output name does not say its test, threads and repetition",
                                    _LAYOUT_HINT["papercuts"])
                 continue  # my.cnf, variables.txt, ...: evidence, listed on the campaign page
-            kind, threads = _PAPERCUTS_KIND[fm["kind"]], int(fm["threads"])
+            fmt = BY_SUFFIX[fm["kind"]]
+            kind, threads = fmt.tool, int(fm["threads"])
             if fm["profile"]:
                 if kind in PROFILE_KINDS:
                     key = (build, config, fm["test"], threads)
-                    profiles.setdefault(key, Profile(*key)).files[kind] = f
+                    _add(profiles.setdefault(key, Profile(*key)), fmt, f)
                 continue  # the profiling run's own sysbench output is evidence, not a result
             if kind in PROFILE_KINDS:
                 problems.error(paths.rel(f), 1, 1, "profiles belong to a profile run, not a repetition",
                                f"name it {fm['test']}.t{threads}.profile.{fm['kind']}")
                 continue
             key = (build, config, fm["test"], None, threads, int(fm["rep"]))
-            runs.setdefault(key, Run(*key)).files[kind] = f
+            _add(runs.setdefault(key, Run(*key)), fmt, f)
     return list(runs.values()), list(profiles.values())
 
 
@@ -168,30 +199,35 @@ def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run
             continue
         for f in sorted(vdir.iterdir()):
             tf = parse_test_file_name(f.name)
-            if not f.is_file() or tf is None or tf.kind not in _MYTOOLS_KIND or f.suffix == ".gz":
+            if not f.is_file() or tf is None or tf.kind not in BY_MYTOOLS or f.suffix == ".gz":
                 continue
-            kind = _MYTOOLS_KIND[tf.kind]
+            fmt = BY_MYTOOLS[tf.kind]
             if tf.threads is None:
-                pending.append((name.build, name.config, tf.test, tf.range, kind, f))
+                pending.append((name.build, name.config, tf.test, tf.range, fmt, f))
                 continue
             key = (name.build, name.config, tf.test, tf.range, tf.threads, None)
-            runs.setdefault(key, Run(*key)).files[kind] = f
+            _add(runs.setdefault(key, Run(*key)), fmt, f)
     threads_of: dict[tuple, set[int]] = defaultdict(set)
     for r in runs.values():
         threads_of[(r.build, r.config, r.test, r.range)].add(r.threads)
-    for build, config, test, rng, kind, f in pending:
+    for build, config, test, rng, fmt, f in pending:
         counts = threads_of.get((build, config, test, rng), set())
         if len(counts) != 1:
             problems.warning(paths.rel(f), 1, 1, "cannot tell which thread count this perf file belongs to",
                              "keep one thread count per result tree (mytools writes one tree per dop)")
             continue
         threads = next(iter(counts))
-        if kind == "perf-stat":
-            runs[(build, config, test, rng, threads, None)].files[kind] = f
+        if fmt.tool == "perf-stat":
+            _add(runs[(build, config, test, rng, threads, None)], fmt, f)
         else:
             key = (build, config, test, threads)
-            profiles.setdefault(key, Profile(*key)).files[kind] = f
+            _add(profiles.setdefault(key, Profile(*key)), fmt, f)
     return list(runs.values()), list(profiles.values())
+
+
+def _add(run: Run | Profile, fmt: RawFormat, f: Path) -> None:
+    run.files[fmt.tool] = f
+    run.formats[fmt.tool] = fmt
 
 
 class _Context:
@@ -202,16 +238,18 @@ class _Context:
         self.campaign, self.server = meta["id"], meta["server"]
         self.device = meta.get("iostat_device")
 
-    def _parse(self, path: Path | None, parse, tool: str):
+    def _parse(self, run: Run | Profile, tool: str, label: str):
         """The parsed file, or a Gap (recorded), or None after reporting a malformed file."""
+        path = run.files.get(tool)
         if path is None:
             return None
+        parse = run.formats[tool].parse
         try:
-            parsed = read(path, parse, self.paths.rel(path))
+            parsed = read(path, lambda text, shown: parse(text, shown, self.meta), self.paths.rel(path))
         except ParseError as e:
             self.problems.items.append(e.problem)
             return None
-        self._file(self.paths.published(path), tool, parsed.reason if isinstance(parsed, Gap) else "parsed")
+        self._file(self.paths.published(path), label, parsed.reason if isinstance(parsed, Gap) else "parsed")
         return parsed
 
     def _file(self, published: str, tool: str, status: str, detail: str | None = None) -> None:
@@ -224,22 +262,14 @@ class _Context:
             where += f", repetition {run.repetition}"
         self._file(f"({kind} output for {where})", kind, "missing")
 
-    def _iostat(self, text: str, path: str):
-        if not self.device:
-            raise ParseError(path, 1, "iostat output needs the device to read",
-                             'add iostat_device = "<device>" to campaign.toml')
-        return iostat.parse(text, path, device=self.device, since_boot=False)
-
     def run(self, run: Run) -> None:
         for kind in EXPECTED[self.meta["raw_layout"]]:
             if kind not in run.files and not (kind == "iostat" and not self.device):
                 self._missing(run, kind)
-        sb = self._parse(run.files.get("sysbench"), sysbench.parse, "sysbench")
-        vm = self._parse(run.files.get("vmstat"), vmstat.parse, "vmstat")
-        io = self._parse(run.files.get("iostat"), self._iostat, "iostat") if self.device else None
-        stat_file = run.files.get("perf-stat")
-        stat = self._parse(stat_file, _PERF_STAT.get(stat_file.suffix, perf_stat.parse) if stat_file else None,
-                           "perf stat")
+        sb = self._parse(run, "sysbench", "sysbench")
+        vm = self._parse(run, "vmstat", "vmstat")
+        io = self._parse(run, "iostat", "iostat") if self.device else None
+        stat = self._parse(run, "perf-stat", "perf stat")
         if not isinstance(sb, sysbench.SysbenchRun):
             return
         rel = self.paths.rel(run.files["sysbench"])
@@ -299,14 +329,14 @@ class _Context:
         ids = {"server": self.server, "_file": "", "_line": 1, "_cols": {}}
         if "folded" not in profile.files and "perf-report" not in profile.files:
             self._missing(profile, "folded")
-        stacks = self._parse(profile.files.get("folded"), folded.parse, "folded stacks")
+        stacks = self._parse(profile, "folded", "folded stacks")
         if isinstance(stacks, folded.Folded):
             path = profile.files["folded"]
             self.rows["profiles"].append({**key, **ids, "source": "folded", "event": None,
                                           "file": self.paths.published(path), "_file": self.paths.rel(path)})
             self.rows["profile_stacks"] += [{**key, "frames": list(s.frames), "weight": s.weight,
                                              "line": s.line} for s in stacks.stacks if s.weight > 0]
-        report = self._parse(profile.files.get("perf-report"), perf_report.parse, "perf report")
+        report = self._parse(profile, "perf-report", "perf report")
         if isinstance(report, perf_report.PerfReport):
             path = profile.files["perf-report"]
             self.rows["profiles"].append({**key, **ids, "source": "perf report", "event": report.event,
