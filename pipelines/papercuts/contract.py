@@ -4,7 +4,7 @@ data/README.md documents the same contract for people; tests/test_docs.py keeps 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_+-]{0,79}"
 GROUPS = ("point", "range", "write", "other")
@@ -42,9 +42,6 @@ class Table:
     columns: tuple[Column, ...]
     key: tuple[str, ...]
     per_campaign: bool = False
-    required_file: bool = False
-    doc: str = ""
-    checks: tuple[str, ...] = field(default_factory=tuple)
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -57,7 +54,7 @@ def _c(name, kind, required=False, **kw) -> Column:
 SOURCES = Table("sources", "sources.csv", (
     _c("id", "id", True), _c("title", "text", True), _c("author", "text", True),
     _c("date", "date"), _c("publication", "text"), _c("url", "url"), _c("notes", "text"),
-), key=("id",), required_file=True)
+), key=("id",))
 
 SERVERS = Table("servers", "servers.csv", (
     _c("id", "id", True), _c("aliases", "ids"), _c("cpu_model", "text"),
@@ -65,7 +62,7 @@ SERVERS = Table("servers", "servers.csv", (
     _c("smt", "enum", choices=("on", "off")), _c("ram_gb", "int", minimum=1, maximum=1_000_000),
     _c("os", "text"), _c("storage", "text"), _c("notes", "text"),
     _c("source", "id", True, refers="sources"),
-), key=("id",), required_file=True)
+), key=("id",))
 
 BUILDS = Table("builds", "builds.csv", (
     _c("id", "id", True),
@@ -73,18 +70,18 @@ BUILDS = Table("builds", "builds.csv", (
     _c("engine", "id", True), _c("version", "version", True), _c("compiler", "text"),
     _c("flags", "text"), _c("git_hash", "text"), _c("notes", "text"),
     _c("source", "id", True, refers="sources"),
-), key=("id",), required_file=True)
+), key=("id",))
 
 CONFIGS = Table("configs", "configs.csv", (
     _c("id", "id", True), _c("settings", "settings"), _c("notes", "text"),
     _c("source", "id", True, refers="sources"),
-), key=("id",), required_file=True)
+), key=("id",))
 
 MICROBENCHMARKS = Table("microbenchmarks", "microbenchmarks.csv", (
     _c("name", "name", True), _c("group", "enum", True, choices=GROUPS),
     _c("group4", "enum", choices=GROUPS4), _c("unit", "text", True),
     _c("description", "text", True), _c("source", "id", True, refers="sources"),
-), key=("name",), required_file=True)
+), key=("name",))
 
 _RUN = (
     _c("server", "id", True, refers="servers"), _c("build", "id", True, refers="builds"),

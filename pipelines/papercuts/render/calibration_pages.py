@@ -3,7 +3,6 @@ page comparing every calibrated server, and the calibration files behind an inve
 """
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -14,14 +13,11 @@ from ..paths import Paths, calibration_url, server_url
 from .bundle import write_bundle
 from .charts import make_chart
 from .jinja import render_template
+from .selection import slug
 
 PROVENANCE = ("contributor", "method", "cpu_model", "cores", "arch", "kernel", "compiler", "campaign",
               "measure", "notes")
 SOURCE = ("id", "title", "author", "date", "publication", "url")
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def _calibrations(con, server: str | None = None) -> list[dict]:
@@ -64,7 +60,7 @@ def server_sections(con, server: str) -> list[tuple[str, list[dict]]]:
     """(heading, chart definitions) per calibration of one server, for its page."""
     out = []
     for cal in _calibrations(con, server):
-        defs = calibration_defs(cal, f"calibration-{_slug(cal['id'])}-")
+        defs = calibration_defs(cal, f"calibration-{slug(cal['id'])}-")
         if defs:
             out.append((f"Calibration {cal['id']}", defs))
     return out

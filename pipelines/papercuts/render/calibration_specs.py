@@ -4,9 +4,8 @@ As in specs.py, the inline data is named "table" and holds exactly the chart's C
 """
 from __future__ import annotations
 
+from ..contract import FLAGS
 from .specs import _base
-
-FLAGS = ["O2", "O3", "native"]
 
 
 def _pick(field: str) -> dict:
@@ -54,13 +53,13 @@ def _bars(title: str, rows: list[dict], description: str, x: dict, panels: list[
                              "header": {"labelAngle": 0, "labelAlign": "left", "labelLimit": 480,
                                         "labelFontWeight": 600}}}
     y = {"field": "who", "type": "nominal", "sort": whos, "title": None}
-    color = {"field": "flags", "type": "nominal", "sort": FLAGS, "title": "compile flags"}
+    color = {"field": "flags", "type": "nominal", "sort": list(FLAGS), "title": "compile flags"}
     layer = [{"params": [_pick("flags")], "mark": {"type": "bar"},
-              "encoding": {"y": y, "yOffset": {"field": "flags", "type": "nominal", "sort": FLAGS},
+              "encoding": {"y": y, "yOffset": {"field": "flags", "type": "nominal", "sort": list(FLAGS)},
                            "x": x, "color": color, "opacity": _faded(), "tooltip": tooltip}}]
     if spread:
         layer.append({"mark": {"type": "rule", "color": "#222"},
-                      "encoding": {"y": y, "yOffset": {"field": "flags", "type": "nominal", "sort": FLAGS},
+                      "encoding": {"y": y, "yOffset": {"field": "flags", "type": "nominal", "sort": list(FLAGS)},
                                    "x": {"field": spread[0], "type": "quantitative"},
                                    "x2": {"field": spread[1]}}})
     spec["spec"] = {"width": 480, "height": {"step": 8}, "layer": layer}

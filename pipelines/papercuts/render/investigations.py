@@ -15,8 +15,7 @@ from .frontmatter import split
 
 
 def _source(con, source_id: str, where: str) -> dict:
-    rows = fetch_dicts(con, "SELECT id, title, author, date::VARCHAR AS date, publication, url "
-                            "FROM sources WHERE id = $id", {"id": source_id})
+    rows = fetch_dicts(con, query("source"), {"id": source_id})
     if not rows:
         raise UserError(f"{where}: unknown source '{source_id}' (add it to data/sources.csv)")
     return {k: (v or "") for k, v in rows[0].items()}
@@ -25,7 +24,7 @@ def _source(con, source_id: str, where: str) -> dict:
 def _servers(con, ids: list, where: str) -> list[dict]:
     out = []
     for sid in ids:
-        rows = fetch_dicts(con, "SELECT id, cpu_model FROM servers WHERE id = $id", {"id": str(sid)})
+        rows = fetch_dicts(con, query("server_brief"), {"id": str(sid)})
         if not rows:
             raise UserError(f"{where}: unknown server '{sid}' (see data/servers.csv)")
         out.append({"id": rows[0]["id"], "url": server_url(rows[0]["id"]), "cpu_model": rows[0]["cpu_model"] or ""})
@@ -35,9 +34,7 @@ def _servers(con, ids: list, where: str) -> list[dict]:
 def datafiles(con, campaigns: list[str]) -> list[dict]:
     out = []
     for cid in campaigns:
-        meta = fetch_dicts(con, "SELECT title, contributor, date::VARCHAR AS date, sysbench, tables, "
-                                "rows_per_table, duration_read_s, duration_write_s, raw_layout, file "
-                                "FROM campaigns WHERE id = $id", {"id": cid})[0]
+        meta = fetch_dicts(con, query("campaign_provenance"), {"id": cid})[0]
         meta = {k: ("" if v is None else v) for k, v in meta.items()}
         files = fetch_dicts(con, query("campaign_files"), {"campaign": cid})
         toml = meta.pop("file")

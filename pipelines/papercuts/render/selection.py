@@ -59,6 +59,11 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
     return out, list(variants)
 
 
+def slug(*parts) -> str:
+    """A chart or anchor id from any parts: lower-case letters and digits joined by '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
+
+
 def natural(text: str) -> list:
     """'itc8' before 'itc16': digit runs compare as numbers."""
     return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text) if p]

@@ -1,7 +1,6 @@
 """Server pages: hardware, campaigns, and an rQPS heatmap per comparison run on the server."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import duckdb
@@ -11,13 +10,9 @@ from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
 from .charts import make_chart
-from .selection import natural
+from .selection import natural, slug
 
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
-
-
-def _slug(*parts) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
 
 
 def _comparisons(con, server: str) -> list[dict]:
@@ -44,7 +39,7 @@ def _cost_charts(con, server: str, c: dict, base: str, threads: str) -> list[dic
         "base_build": c["base_build"], "base_config": c["base_config"]})]
     if not variants:
         return []
-    return [{"id": _slug("costs", c["campaign"], c["threads"], base), "kind": "op-costs",
+    return [{"id": slug("costs", c["campaign"], c["threads"], base), "kind": "op-costs",
              "title": f"rQPS and costs per operation, {threads}, relative to {base}",
              "caption": "Costs per operation relative to the base; for costs, above 1.0 is more work.",
              "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base,
@@ -59,35 +54,33 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
         threads = ("every thread count" if c["threads"] == "all"
                    else f"{c['threads']} thread{'s' if c['threads'] != 1 else ''}")
         sections.append((f"rQPS at {threads}, relative to {base} ({c['campaign']})", [{
-            "id": _slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
+            "id": slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
             "title": f"rQPS, {threads}: {c['campaign_title']}",
             "caption": f"Each cell is QPS of the column's variant divided by QPS of {base}; "
                        "red is below 1.0 (a regression), blue above.",
             "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base},
             *_cost_charts(con, server, c, base, threads)]))
-    measured = fetch_dicts(con, "SELECT DISTINCT campaign FROM results WHERE server = $s ORDER BY campaign",
-                           {"s": server})
+    measured = fetch_dicts(con, query("server_measured_campaigns"), {"s": server})
     for m in measured:
         rows = fetch_dicts(con, query("throughput"), {"campaign": m["campaign"], "server": server})
         variants = list(dict.fromkeys(r["variant"] for r in rows))
         if len({r["threads"] for r in rows}) > 1:
             sections.append((f"Throughput vs threads: {m['campaign']}", [{
-                "id": _slug("threads", m["campaign"]), "kind": "throughput-lines",
+                "id": slug("threads", m["campaign"]), "kind": "throughput-lines",
                 "title": f"Throughput vs threads ({m['campaign']})", "caption": "",
                 "campaign": m["campaign"], "server": server, "variants": variants}]))
     for p in fetch_dicts(con, query("server_profiles"), {"server": server}):
         where = f"{p['microbenchmark']} at {p['threads']} thread{'s' if p['threads'] != 1 else ''}"
         sections.append((f"Profiles: {where} ({p['campaign']})", [{
-            "id": _slug("profile", p["campaign"], p["microbenchmark"], p["threads"]), "kind": "profile-top",
+            "id": slug("profile", p["campaign"], p["microbenchmark"], p["threads"]), "kind": "profile-top",
             "title": f"Symbols with the most self time, {where}",
             "caption": "Share of profile samples whose leaf is the symbol, per variant.",
             "campaign": p["campaign"], "microbenchmark": p["microbenchmark"], "threads": p["threads"],
             "variants": sorted(p["variants"], key=natural)}]))
-    summaries = fetch_dicts(con, "SELECT DISTINCT s.campaign, c.title FROM summaries s JOIN campaigns c "
-                                 "ON c.id = s.campaign WHERE s.server = $s ORDER BY s.campaign", {"s": server})
+    summaries = fetch_dicts(con, query("server_published_summaries"), {"s": server})
     for s in summaries:
         sections.append((f"Published summaries: {s['title']}", [{
-            "id": _slug("summary", s["campaign"]), "kind": "published-summary",
+            "id": slug("summary", s["campaign"]), "kind": "published-summary",
             "title": f"Published rQPS summaries ({s['campaign']})", "caption": "As printed by the source.",
             "campaign": s["campaign"], "server": server}]))
     sections += calibration_sections(con, server)
@@ -101,8 +94,7 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
     charts = []
     for _, defs in sections:
         charts += [make_chart(con, d, f"server page {sid}") for d in defs]
-    source = fetch_dicts(con, "SELECT id, title, author, date::VARCHAR AS date, publication, url "
-                              "FROM sources WHERE id = $id", {"id": server["source"]})[0]
+    source = fetch_dicts(con, query("source"), {"id": server["source"]})[0]
     meta = {
         "title": sid,
         "server": {"id": sid, "aliases": server["aliases"] or [],

@@ -5,7 +5,7 @@ import shutil
 
 import duckdb
 
-from ..db import fetch_dicts
+from ..db import fetch_dicts, query
 from ..paths import Paths
 from ..problems import UserError
 from ..publish.swap import replace_path
@@ -40,7 +40,7 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
                                "servers": [str(s) for s in meta.get("servers") or []]})
         pages += 1
 
-    servers = fetch_dicts(con, "SELECT * FROM servers ORDER BY id")
+    servers = fetch_dicts(con, query("servers"))
     for server in servers:
         render_server(con, server, investigations, out)
         pages += 1

@@ -1,0 +1,2 @@
+-- Every server, for its page.
+SELECT * FROM servers ORDER BY id;
