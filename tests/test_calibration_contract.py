@@ -1,10 +1,12 @@
 """Calibration folders: each defect gives one precise problem at file:line:column, with a hint."""
 from __future__ import annotations
 
+import duckdb
 import pytest
 
 from datadir import write_data
 from papercuts.build import validate
+from papercuts.ingest.tables import ingest
 from papercuts.paths import Paths
 
 CAL = "calibrations/2026-01-02-box-test/"
@@ -42,7 +44,10 @@ def test_a_server_alias_names_its_server(tmp_path):
     problems, ds = problems_for(tmp_path, {**{k: None for k in VALID}, folder + "calibration.toml": toml,
                                            folder + "constants.csv": CONSTANTS})
     assert problems == []
-    assert ds.rows["calibrations"][0]["server"] == "box"
+    assert ds.rows["calibrations"][0]["server"] == "c8r32"  # validation reports, it does not rewrite
+    con = duckdb.connect()
+    ingest(ds, con)
+    assert con.execute("SELECT server FROM calibrations").fetchall() == [("box",)]
 
 
 T = f"data/{CAL}calibration.toml"

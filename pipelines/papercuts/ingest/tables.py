@@ -8,6 +8,7 @@ from ..db import sql_files, table_name
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
+from .canonical import canonicalize
 
 CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
                     "rows_per_table", "duration_read_s", "duration_write_s", "base_build",
@@ -33,6 +34,7 @@ def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
 
 
 def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
+    canonicalize(ds)
     for path in sql_files("schema"):
         con.execute(path.read_text())
     order = [table_name(p) for p in sql_files("schema")]

@@ -42,9 +42,7 @@ def check_calibration_meta(ds: Dataset, problems: Problems) -> None:
                             f"folder '{meta['id']}' does not name server '{server}' and a label",
                             f"rename the folder to {meta['_folder_date']}-{server}-<label> "
                             "(label: lower-case letters, digits, '_', '-')")
-            if server in ds.alias_of:
-                meta["server"] = ds.alias_of[server]
-            elif server not in servers:
+            if server not in servers and server not in ds.alias_of:
                 _toml_error(problems, meta, "server", f"unknown server '{server}'",
                             _hint(server, servers | set(ds.alias_of), "servers.csv"))
         if meta.get("date") and meta["date"] != meta["_folder_date"]:

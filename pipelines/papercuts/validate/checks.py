@@ -5,7 +5,6 @@ from collections import defaultdict
 
 from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
 from ..problems import Problems
-from ..versions import parse_version
 from .load import Dataset
 from .plausibility import check_plausibility
 from .suggest import did_you_mean
@@ -54,8 +53,6 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                 if value is not None and value not in known[c.refers]:
                     _at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
                         did_you_mean(value, known[c.refers]) or f"add it to data/{c.refers}.csv first")
-            if "server" in row and row["server"] in ds.alias_of:
-                row["server"] = ds.alias_of[row["server"]]
     for meta in ds.campaigns:
         for key, table in (("source", "sources"), ("base_build", "builds"), ("base_config", "configs")):
             if key in meta and meta[key] not in known[table]:
@@ -77,9 +74,6 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
         if server is not None and server not in known["servers"]:
             problems.error(meta["_file"], meta["_lines"].get("server", 1), 1, f"unknown server '{server}'",
                            did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
-    for name in ("counters", "profiles"):
-        for row in ds.rows.get(name, []):
-            row["server"] = ds.alias_of.get(row["server"], row["server"])
     # An id already reported at a results row of the campaign is not reported again.
     reported = {(r["campaign"], r[column]) for r in ds.rows["results"] for column, _ in RAW_REFS}
     for row in ds.rows.get("profiles", []):  # counters belong to results, checked with them
@@ -177,11 +171,6 @@ def check_bases(ds: Dataset, problems: Problems) -> None:
                     f"{r['microbenchmark']}", "add the base row or change base_build/base_config")
 
 
-def check_versions(ds: Dataset, problems: Problems) -> None:
-    for row in ds.rows["builds"]:
-        row["version_key"] = list(parse_version(row["version"]))
-
-
 def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> None:
     """Cross-file checks. When some rows failed to load, the checks that would report their
     absence (bases) are skipped so that one defect gives one problem."""
@@ -194,4 +183,3 @@ def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> Non
     if complete:
         check_bases(ds, problems)
         check_plausibility(ds, problems)
-    check_versions(ds, problems)
