@@ -71,3 +71,12 @@ def test_contributed_calibration_strings_stay_text(tmp_path):
         markup = (paths.public / url / "index.html").read_text()
         assert HOSTILE not in markup and "<script>alert(8)" not in markup, url
         assert html.escape(HOSTILE, quote=False) in markup or "&lt;img src=x onerror=alert(7)&gt;" in markup, url
+
+
+def test_calibration_files_are_the_committed_bytes(site):
+    published = sorted((site.public / "calibration" / "files").rglob("*"))
+    files = [p for p in published if p.is_file()]
+    assert len(files) >= 12
+    for f in files:
+        rel = f.relative_to(site.public / "calibration" / "files")
+        assert f.read_bytes() == (site.data / "calibrations" / rel).read_bytes(), rel

@@ -199,3 +199,4 @@ def test_a_raw_output_that_is_not_utf8_is_an_error_at_its_line(tmp_path):
     [p] = problems.errors
     assert (p.path.endswith("point-query.t1.r1.sysbench.txt"), p.line) == (True, 3)
     assert p.message.startswith("invalid UTF-8 byte 0xe9") and "iconv" in p.hint
+

@@ -3,7 +3,6 @@ page comparing every calibrated server, and the calibration files behind an inve
 """
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import duckdb
@@ -111,15 +110,17 @@ def _comparison_sections(cals: list[dict]) -> list[tuple[str, list[dict]]]:
     return sections
 
 
-def _entry(con, cal: dict, paths: Paths, folder: Path) -> dict:
-    """One calibration's provenance, with its files copied byte for byte beside the page."""
+def _entry(con, cal: dict, folder: Path) -> dict:
+    """One calibration's provenance, with its files (recorded at validation) written beside the page."""
+    recorded = fetch_dicts(con, query("calibration_evidence"), {"calibration": cal["id"]})
+    content = {r["name"]: r["bytes"] for r in recorded}
     files = []
     for f in [{"file": cal["file"], "rows": None}] + fetch_dicts(
             con, query("calibration_files"), {"calibration": cal["id"]}):
         name = Path(f["file"]).name
         dest = folder / "files" / cal["id"] / name
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(paths.data / Path(f["file"]).relative_to(paths.data.name), dest)
+        dest.write_bytes(content[name])
         files.append({"name": f"files/{cal['id']}/{name}", "path": f["file"], "rows": f["rows"]})
     return {"id": cal["id"], "title": cal["title"], "date": cal["date"], "server": cal["server"],
             "server_url": server_url(cal["server"]), "missing": cal["missing"] or [],
@@ -132,7 +133,7 @@ def render_calibration_page(con: duckdb.DuckDBPyConnection, paths: Paths, out_ro
     sections = _comparison_sections(cals)
     charts = [make_chart(con, d, "calibration page") for _, defs in sections for d in defs]
     folder = out_root / "calibration"
-    meta = {"title": "Calibration", "calibrations": [_entry(con, c, paths, folder) for c in cals],
+    meta = {"title": "Calibration", "calibrations": [_entry(con, c, folder) for c in cals],
             "charts": [c.front_matter() for c in charts],
             "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]}
     body = render_template("calibration.md.j2")

@@ -112,8 +112,8 @@ def _load_folder(folder: Path, paths: Paths, rows: dict[str, list[dict]], proble
         problems.error(paths.rel(toml_path), 1, 1, "calibration.toml is missing",
                        "add the calibration's provenance (see data/README.md)")
         return
-    data = read_limited(toml_path, paths.rel(toml_path), problems)
-    meta = None if data is None else load_calibration_toml(data, paths.rel(toml_path), problems)
+    toml_bytes = read_limited(toml_path, paths.rel(toml_path), problems)
+    meta = None if toml_bytes is None else load_calibration_toml(toml_bytes, paths.rel(toml_path), problems)
     if meta is None:
         return
     meta.update(id=folder.name, _published=paths.published(toml_path), _folder_date=m.group(1),
@@ -132,10 +132,17 @@ def _load_folder(folder: Path, paths: Paths, rows: dict[str, list[dict]], proble
             data = read_limited(f, frel, problems)
             if data is not None:
                 rows[t.name] += load_rows(data, frel, t, problems, folder.name, paths.published(f))
+                _record(rows, folder.name, f.name, data)
         else:
             problems.error(frel, 1, 1, "unexpected file in a calibration folder",
                            f"calibration files are: {', '.join(sorted(tables))}")
     if not found and "campaign" not in meta:
         problems.error(meta["_file"], 1, 1, "calibration has no data file",
                        "add ut_delay.csv, prng.csv or constants.csv")
+    _record(rows, folder.name, toml_path.name, toml_bytes)
     rows["calibrations"].append(meta)
+
+
+def _record(rows: dict[str, list[dict]], calibration: str, name: str, data: bytes) -> None:
+    """The file's bytes, published by render beside the calibration page (render never reads data/)."""
+    rows.setdefault("calibration_evidence", []).append({"calibration": calibration, "name": name, "bytes": data})

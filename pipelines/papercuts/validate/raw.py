@@ -30,7 +30,8 @@ from ..paths import Paths
 from ..problems import Problems
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
-RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence")
+RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence",
+              "calibration_evidence")
 
 
 def _iostat(text: str, path: str, meta: dict):
