@@ -55,6 +55,13 @@ class Iostat:
     dropped_since_boot: bool = False
 
 
+def _numbers(tokens: list[str], lineno: int, path: str) -> list[float]:
+    numbers = [decimal_comma(t) for t in tokens]
+    if any(n is None for n in numbers):
+        raise ParseError(path, lineno, f"'{tokens[numbers.index(None)]}' is not a number", HINT)
+    return numbers
+
+
 def parse(text: str, path: str = "<iostat>", *, device: str, since_boot: bool) -> Iostat | Gap:
     """Rows of `device`; `since_boot=True` when iostat ran without -y (first report dropped)."""
     if blank(text):
@@ -94,11 +101,7 @@ def parse(text: str, path: str = "<iostat>", *, device: str, since_boot: bool) -
             devices.append(name)
         if name != device:
             continue
-        numbers = [decimal_comma(t) for t in tokens[1:]]
-        if any(n is None for n in numbers):
-            bad = tokens[1 + numbers.index(None)]
-            raise ParseError(path, lineno, f"'{bad}' is not a number", HINT)
-        rows.append(Sample(report, lineno, tuple(zip(columns, numbers, strict=True))))
+        rows.append(Sample(report, lineno, tuple(zip(columns, _numbers(tokens[1:], lineno, path), strict=True))))
     if columns is None:
         raise ParseError(path, 1, "no device report (Device ... r/s ...) in the iostat output", HINT)
     if device not in devices:

@@ -67,6 +67,23 @@ def _chain(line: str, symbol: str) -> Chain | None:
     return Chain(frames, float(m[1] or m[2]), "%" if m[1] else "samples")
 
 
+def _row(rest: str, columns: list[str], pcts: list[str], lineno: int, path: str) -> dict:
+    """One symbol row: its percentages (Children, Self) and the named columns after them."""
+    names = [c for c in columns if c not in ("Overhead", "Children", "Self", "Samples")]
+    fields = re.split(r"\s{2,}", rest, maxsplit=len(names) - 1)
+    if len(fields) != len(names):
+        raise ParseError(path, lineno, f"{len(fields)} columns where the header has {len(names)}", HINT)
+    cols = dict(zip(names, fields, strict=True))
+    sym = cols.get("Symbol", "")
+    kind = None
+    if m := re.match(r"^\[(.)\]\s+(.*)$", sym):
+        kind, sym = m[1], m[2]
+    values = [float(p) for p in pcts]
+    return {"line": lineno, "self_pct": values[-1], "children_pct": values[0] if len(values) == 2 else None,
+            "command": cols.get("Command"), "dso": cols.get("Shared Object"),
+            "kind": kind, "symbol": sym, "callgraph": [], "chains": []}
+
+
 def parse(text: str, path: str = "<perf report>") -> PerfReport | Gap:
     if blank(text):
         return Gap(path, "empty")
@@ -93,22 +110,7 @@ def parse(text: str, path: str = "<perf report>") -> PerfReport | Gap:
         pcts = re.findall(r"(\d+\.\d+)%", line)
         looks_like_row = re.match(r"^\s+" + r"\s+".join([r"\d+\.\d+%"] * npct) + r"\s{2}", line)
         if looks_like_row and len(pcts) >= npct:
-            rest = line[looks_like_row.end():].strip()
-            names = [c for c in columns if c not in ("Overhead", "Children", "Self", "Samples")]
-            fields = re.split(r"\s{2,}", rest, maxsplit=len(names) - 1)
-            if len(fields) != len(names):
-                raise ParseError(path, lineno, f"{len(fields)} columns where the header has {len(names)}",
-                                 HINT)
-            cols = dict(zip(names, fields, strict=True))
-            sym = cols.get("Symbol", "")
-            kind = None
-            if m := re.match(r"^\[(.)\]\s+(.*)$", sym):
-                kind, sym = m[1], m[2]
-            values = [float(p) for p in pcts[:npct]]
-            rows.append({"line": lineno, "self_pct": values[-1],
-                         "children_pct": values[0] if npct == 2 else None,
-                         "command": cols.get("Command"), "dso": cols.get("Shared Object"),
-                         "kind": kind, "symbol": sym, "callgraph": [], "chains": []})
+            rows.append(_row(line[looks_like_row.end():].strip(), columns, pcts[:npct], lineno, path))
             continue
         if not rows:
             raise ParseError(path, lineno, f"unrecognised perf report line: {line.strip()[:80]!r}", HINT)

@@ -166,119 +166,131 @@ def _interval(lineno: int, time_s: float, rest: str, path: str) -> Interval:
     return Interval(**values)
 
 
-def parse(text: str, path: str = "<sysbench>") -> SysbenchRun | Gap:
-    if blank(text):
-        return Gap(path, "empty")
-    version = threads = command = cpus = None
-    reports: list[Report] = []
-    intervals: list[Interval] = []
-    explain: list[str] = []
-    histogram: list[tuple[float, int]] = []
-    current: dict | None = None
-    started = False
-    fatal: tuple[int, str] | None = None
+class _Reader:
+    """Reads one sysbench output line by line: the header (command, version, threads), the
+    prepare/explain prose, intermediate reports, checkpoints and the final statistics."""
 
-    def close() -> None:
-        nonlocal current
-        if current is not None:
-            reports.append(Report(**current))
-            current = None
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.version = self.threads = self.command = self.cpus = None
+        self.reports: list[Report] = []
+        self.intervals: list[Interval] = []
+        self.explain: list[str] = []
+        self.histogram: list[tuple[float, int]] = []
+        self.current: dict | None = None
+        self.started = False
+        self.fatal: tuple[int, str] | None = None
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    def close(self) -> None:
+        if self.current is not None:
+            self.reports.append(Report(**self.current))
+            self.current = None
+
+    def open(self, lineno: int) -> dict:
+        if self.current is None:
+            self.current = {"line": lineno}
+        return self.current
+
+    def line(self, lineno: int, raw: str) -> None:
         line = raw.strip()
-        if not line:
-            continue
+        if line and not self._header(lineno, raw, line) and self.started:
+            self._body(lineno, line)
+
+    def _header(self, lineno: int, raw: str, line: str) -> bool:
+        """True if the line was the header's (or prose before the test started)."""
         if lineno == 1 and not _VERSION.match(line) and _COMMAND.search(line):
-            command = line
-            continue
-        if lineno == 2 and command and (m := re.fullmatch(r"(\d+) CPUs", line)):
-            cpus = int(m[1])
-            continue
-        if version is None and (m := _VERSION.match(line)):
-            version = m[1]
-            continue
-        if m := re.fullmatch(r"Number of threads: (\d+)", line):
-            threads = int(m[1])
-            continue
-        if line == "Threads started!":
-            started = True
-            continue
-        if not started:
+            self.command = line
+        elif lineno == 2 and self.command and (m := re.fullmatch(r"(\d+) CPUs", line)):
+            self.cpus = int(m[1])
+        elif self.version is None and (m := _VERSION.match(line)):
+            self.version = m[1]
+        elif m := re.fullmatch(r"Number of threads: (\d+)", line):
+            self.threads = int(m[1])
+        elif line == "Threads started!":
+            self.started = True
+        elif not self.started:
             if line.startswith(("explain", "for ", "table ", "->")) or raw.startswith("\t"):
-                explain.append(raw.rstrip())
-            continue
-        if line.startswith("FATAL:") and fatal is None:
-            fatal = (lineno, line)
+                self.explain.append(raw.rstrip())
+        else:
+            return False
+        return True
+
+    def _body(self, lineno: int, line: str) -> None:
+        if line.startswith("FATAL:") and self.fatal is None:
+            self.fatal = (lineno, line)
         if m := _CHECKPOINT.match(line):
-            close()
-            current = {"line": lineno, "checkpoint_s": float(m[1])}
-            continue
-        if m := _INTERVAL.match(line):
-            intervals.append(_interval(lineno, float(m[1]), m[2], path))
-            continue
-        if m := _HISTOGRAM.match(line):
-            histogram.append((float(m[1]), int(m[2])))
-            continue
-        if line in _SECTIONS:
-            if current is None and not line.startswith("Latency histogram"):
-                current = {"line": lineno}
-            continue
-        if m := _MEMORY_OPS.match(line):
-            current = current if current is not None else {"line": lineno}
-            current["operations_per_s"] = float(m[2])
-            continue
-        if m := _MEMORY_MIB.match(line):
-            current = current if current is not None else {"line": lineno}
-            current["mib_per_s"] = float(m[2])
-            continue
-        key, sep, value = line.partition(":")
-        key, value = re.sub(r"\s+", " ", key), value.strip()
-        if not sep:
-            continue  # prose: warnings, "Running the test with following options", ...
-        if current is None:
-            current = {"line": lineno}
+            self.close()
+            self.current = {"line": lineno, "checkpoint_s": float(m[1])}
+        elif m := _INTERVAL.match(line):
+            self.intervals.append(_interval(lineno, float(m[1]), m[2], self.path))
+        elif m := _HISTOGRAM.match(line):
+            self.histogram.append((float(m[1]), int(m[2])))
+        elif line in _SECTIONS:
+            if not line.startswith("Latency histogram"):
+                self.open(lineno)
+        elif m := _MEMORY_OPS.match(line):
+            self.open(lineno)["operations_per_s"] = float(m[2])
+        elif m := _MEMORY_MIB.match(line):
+            self.open(lineno)["mib_per_s"] = float(m[2])
+        else:
+            key, sep, value = line.partition(":")
+            if sep:  # else prose: warnings, "Running the test with following options", ...
+                self._field(lineno, re.sub(r"\s+", " ", key), value.strip())
+
+    def _field(self, lineno: int, key: str, value: str) -> None:
+        current = self.open(lineno)
         if key == "execution time (avg/stddev)":
-            close()
-            continue
+            self.close()
+            return
         if m := _PERCENTILE.fullmatch(key):
             number = plain(strip_unit(value, "ms"))
             if number is None:
-                raise ParseError(path, lineno, f"'{value}' is not a latency", HINT)
+                raise ParseError(self.path, lineno, f"'{value}' is not a latency", HINT)
             current["percentiles"] = (*current.get("percentiles", ()), (float(m[1] or m[2]), number))
-            continue
-        if key not in _KEYS:
-            continue
-        name, kind = _KEYS[key]
+            return
+        name, kind = _KEYS.get(key, (None, "any"))
         if kind == "any" or name is None and kind != "float":
-            continue
+            return
         if kind in ("count_rate", "rate"):
             m = _COUNT_RATE.fullmatch(value)
             if not m:
-                raise ParseError(path, lineno, f"'{key}: {value}' is not 'count (rate per sec.)'", HINT)
+                raise ParseError(self.path, lineno, f"'{key}: {value}' is not 'count (rate per sec.)'", HINT)
             if kind == "rate":
                 current[name] = float(m[2])
             else:
                 current[name] = int(m[1])
                 if key in _COUNT_RATE_FIELDS:
                     current[_COUNT_RATE_FIELDS[key]] = float(m[2])
-            continue
+            return
         number = plain(strip_unit(value, "ms", "s"))
         if number is None or (kind == "int" and not number.is_integer()):
-            raise ParseError(path, lineno, f"'{key}: {value}' is not a number", HINT)
+            raise ParseError(self.path, lineno, f"'{key}: {value}' is not a number", HINT)
         if name is not None:
             current[name] = int(number) if kind == "int" else number
-    if current is not None and len(current) > 1:
-        close()
-    if not reports:
-        where, what = fatal or (1, "")
-        raise ParseError(path, where, "no final statistics in sysbench output"
-                         + (f": {what}" if what else ""), HINT)
-    test = None
-    if command:
-        words = [w for w in command.split() if not w.startswith("-") and "=" not in w]
-        names = [w.rsplit("/", 1)[-1].removesuffix(".lua") for w in words[1:]
-                 if w not in ("run", "prepare", "cleanup")]
-        test = names[0] if names else None
-    return SysbenchRun(version=version, threads=threads, command=command, cpus=cpus, test=test,
-                       final=reports[-1], checkpoints=tuple(reports[:-1]),
-                       intervals=tuple(intervals), explain=tuple(explain), histogram=tuple(histogram))
+
+    def result(self) -> SysbenchRun:
+        if self.current is not None and len(self.current) > 1:
+            self.close()
+        if not self.reports:
+            where, what = self.fatal or (1, "")
+            raise ParseError(self.path, where, "no final statistics in sysbench output"
+                             + (f": {what}" if what else ""), HINT)
+        test = None
+        if self.command:
+            words = [w for w in self.command.split() if not w.startswith("-") and "=" not in w]
+            names = [w.rsplit("/", 1)[-1].removesuffix(".lua") for w in words[1:]
+                     if w not in ("run", "prepare", "cleanup")]
+            test = names[0] if names else None
+        return SysbenchRun(version=self.version, threads=self.threads, command=self.command, cpus=self.cpus,
+                           test=test, final=self.reports[-1], checkpoints=tuple(self.reports[:-1]),
+                           intervals=tuple(self.intervals), explain=tuple(self.explain),
+                           histogram=tuple(self.histogram))
+
+
+def parse(text: str, path: str = "<sysbench>") -> SysbenchRun | Gap:
+    if blank(text):
+        return Gap(path, "empty")
+    reader = _Reader(path)
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        reader.line(lineno, raw)
+    return reader.result()

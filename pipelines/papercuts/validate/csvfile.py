@@ -83,8 +83,24 @@ def decode(data: bytes, path: str, problems: Problems) -> str | None:
 def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[Row] | None:
     """Return the rows, or None when the file is unusable (problems say why)."""
     text = decode(data, path, problems)
-    if text is None:
+    lines = None if text is None else _lines(text, path, table, problems)
+    if not lines:
         return None
+    header, starts, err = split_line(lines[0])
+    if err:
+        problems.error(path, 1, 1, f"header: {err}", "fix the quoting")
+        return None
+    if not _check_header(header, starts, path, table, problems):
+        return None
+    rows = [row for number, line in enumerate(lines[1:], start=2)
+            if (row := _row(number, line, header, path, problems)) is not None]
+    if not rows and len(lines) == 1:
+        problems.error(path, 1, 1, "file has a header but no rows", "add rows or remove the file")
+    return rows
+
+
+def _lines(text: str, path: str, table: Table, problems: Problems) -> list[str] | None:
+    """The file's lines without their line ends, or None after saying why the file is unusable."""
     if "\r" in text.replace("\r\n", ""):
         line = text[: text.replace("\r\n", "  ").index("\r")].count("\n") + 1
         problems.error(path, line, 1, "file has carriage returns without line feeds (old Mac line ends?)",
@@ -114,16 +130,15 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
         problems.error(path, MAX_ROWS + 2, 1, f"more than {MAX_ROWS} rows",
                        "split the results into several campaigns")
         return None
+    return lines
 
-    header, starts, err = split_line(lines[0])
-    if err:
-        problems.error(path, 1, 1, f"header: {err}", "fix the quoting")
-        return None
+
+def _check_header(header: list[str], starts: list[int], path: str, table: Table, problems: Problems) -> bool:
     known = {c.name for c in table.columns}
     if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
         sep = "semicolons" if ";" in header[0] else "tabs"
         problems.error(path, 1, 1, f"header is separated by {sep}", "use commas as the delimiter")
-        return None
+        return False
     ok = True
     seen: set[str] = set()
     for name, col in zip(header, starts, strict=True):
@@ -144,27 +159,22 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
             problems.error(path, 1, 1, f"required column '{c.name}' is missing",
                            f"add a '{c.name}' column (see data/README.md)")
             ok = False
-    if not ok:
-        return None
+    return ok
 
-    rows: list[Row] = []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            problems.error(path, number, 1, "blank line", "remove it")
-            continue
-        values, cols, err = split_line(line)
-        if err:
-            problems.error(path, number, 1, err, "quote fields with double quotes and double any quote inside")
-            continue
-        if len(values) != len(header):
-            # Point at the first extra field, or at the end of a short line.
-            col = cols[len(header)] if len(values) > len(header) else len(line) + 1
-            problems.error(path, number, col,
-                           f"{len(values)} fields where the header has {len(header)}",
-                           "quote fields that contain commas; one value per column")
-            continue
-        rows.append(Row(number, dict(zip(header, values, strict=True)),
-                        dict(zip(header, cols, strict=True))))
-    if not rows and len(lines) == 1:
-        problems.error(path, 1, 1, "file has a header but no rows", "add rows or remove the file")
-    return rows
+
+def _row(number: int, line: str, header: list[str], path: str, problems: Problems) -> Row | None:
+    if not line.strip():
+        problems.error(path, number, 1, "blank line", "remove it")
+        return None
+    values, cols, err = split_line(line)
+    if err:
+        problems.error(path, number, 1, err, "quote fields with double quotes and double any quote inside")
+        return None
+    if len(values) != len(header):
+        # Point at the first extra field, or at the end of a short line.
+        col = cols[len(header)] if len(values) > len(header) else len(line) + 1
+        problems.error(path, number, col,
+                       f"{len(values)} fields where the header has {len(header)}",
+                       "quote fields that contain commas; one value per column")
+        return None
+    return Row(number, dict(zip(header, values, strict=True)), dict(zip(header, cols, strict=True)))

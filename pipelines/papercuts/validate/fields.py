@@ -75,57 +75,75 @@ def convert(text: str, col: Column):
                          "remove it")
     if text != text.strip():
         raise FieldError(f"{col.name} has spaces around '{text.strip()}'", "remove the spaces")
-    kind = col.kind
-    if kind == "id":
-        if not _ID.fullmatch(text):
-            raise FieldError(f"'{text}' is not a valid id",
-                             "use letters, digits, '_', '+' and '-' only, at most 80 characters")
-        return text
-    if kind == "ids":
-        parts = text.split(";")
-        for p in parts:
-            if not _ID.fullmatch(p):
-                raise FieldError(f"'{p}' in {col.name} is not a valid id", "separate ids with ';'")
-        return parts
-    if kind in ("text", "name"):
-        if kind == "name" and len(text) > 200:
-            raise FieldError(f"{col.name} is longer than 200 characters")
-        check_formula(text, col.name)
-        return text
-    if kind == "int":
-        if not _INT.fullmatch(text):
-            raise FieldError(f"'{text}' is not a whole number", f"write {col.name} as digits only")
-        return int(_number(text, col))
-    if kind in ("float", "ratio"):
-        return _number(text, col)
-    if kind == "enum":
-        if text not in col.choices:
-            raise FieldError(f"'{text}' is not a valid {col.name}", f"use one of: {', '.join(col.choices)}")
-        return text
-    if kind == "date":
-        try:
-            return dt.date.fromisoformat(text) if len(text) == 10 else _bad_date(text)
-        except ValueError:
-            _bad_date(text)
-    if kind == "url":
-        if not re.fullmatch(r"https?://[^\s\"'<>]+", text):
-            raise FieldError(f"'{text}' is not an http(s) URL", "links must start with https://")
-        return text
-    if kind == "settings":
-        for part in text.split(";"):
-            if not _SETTING.fullmatch(part):
-                raise FieldError(f"'{part}' is not a name=value setting",
-                                 "write settings as name=value;name=value")
-        return text
-    if kind == "version":
-        try:
-            parse_version(text)
-        except ValueError:
-            raise FieldError(f"'{text}' is not a version",
-                             "write a dotted release such as 8.0.28 or 18beta1") from None
-        return text
-    raise AssertionError(f"unknown column kind {kind}")
+    return _KINDS[col.kind](text, col)
+
+
+def _id(text: str, col: Column) -> str:
+    if not _ID.fullmatch(text):
+        raise FieldError(f"'{text}' is not a valid id",
+                         "use letters, digits, '_', '+' and '-' only, at most 80 characters")
+    return text
+
+
+def _ids(text: str, col: Column) -> list[str]:
+    parts = text.split(";")
+    for p in parts:
+        if not _ID.fullmatch(p):
+            raise FieldError(f"'{p}' in {col.name} is not a valid id", "separate ids with ';'")
+    return parts
+
+
+def _text(text: str, col: Column) -> str:
+    if col.kind == "name" and len(text) > 200:
+        raise FieldError(f"{col.name} is longer than 200 characters")
+    check_formula(text, col.name)
+    return text
+
+
+def _int(text: str, col: Column) -> int:
+    if not _INT.fullmatch(text):
+        raise FieldError(f"'{text}' is not a whole number", f"write {col.name} as digits only")
+    return int(_number(text, col))
+
+
+def _enum(text: str, col: Column) -> str:
+    if text not in col.choices:
+        raise FieldError(f"'{text}' is not a valid {col.name}", f"use one of: {', '.join(col.choices)}")
+    return text
+
+
+def _date(text: str, col: Column) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text) if len(text) == 10 else _bad_date(text)
+    except ValueError:
+        _bad_date(text)
+
+
+def _url(text: str, col: Column) -> str:
+    if not re.fullmatch(r"https?://[^\s\"'<>]+", text):
+        raise FieldError(f"'{text}' is not an http(s) URL", "links must start with https://")
+    return text
+
+
+def _settings(text: str, col: Column) -> str:
+    for part in text.split(";"):
+        if not _SETTING.fullmatch(part):
+            raise FieldError(f"'{part}' is not a name=value setting", "write settings as name=value;name=value")
+    return text
+
+
+def _version(text: str, col: Column) -> str:
+    try:
+        parse_version(text)
+    except ValueError:
+        raise FieldError(f"'{text}' is not a version", "write a dotted release such as 8.0.28 or 18beta1") from None
+    return text
 
 
 def _bad_date(text: str):
     raise FieldError(f"'{text}' is not a date", "write dates as YYYY-MM-DD")
+
+
+# One converter per column kind of the contract (contract.py names the kind of every column).
+_KINDS = {"id": _id, "ids": _ids, "text": _text, "name": _text, "int": _int, "float": _number, "ratio": _number,
+          "enum": _enum, "date": _date, "url": _url, "settings": _settings, "version": _version}

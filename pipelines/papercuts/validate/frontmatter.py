@@ -74,9 +74,20 @@ def _check_page(page: Path, rel: str, sources: set, servers: set, campaigns: set
         if str(sid) not in servers:
             problems.error(rel, *at["servers"], f"unknown server '{sid}'",
                            did_you_mean(str(sid), servers) or "see data/servers.csv")
+    seen = _check_charts(meta, node, SHORTCODE.findall(body), campaigns, rel, problems)
+    for i, line_text in enumerate(body.splitlines()):
+        for cid in SHORTCODE.findall(line_text):
+            if cid not in seen:
+                problems.error(rel, body_line + i, line_text.index(cid) + 1,
+                               f"the body places chart '{cid}' that the front matter does not declare",
+                               "declare it under charts: in the front matter")
+
+
+def _check_charts(meta: dict, node: yaml.MappingNode, placed: list[str], campaigns: set, rel: str,
+                  problems: Problems) -> set[str]:
+    """Each chart of the front matter; returns the ids declared."""
     charts = meta.get("charts") or []
     chart_nodes = next((v.value for k, v in node.value if k.value == "charts"), [])
-    placed = SHORTCODE.findall(body)
     seen: set[str] = set()
     for d, n in zip(charts, chart_nodes, strict=False):
         where = _node_lines(n, 2) if isinstance(n, yaml.MappingNode) else {}
@@ -106,9 +117,4 @@ def _check_page(page: Path, rel: str, sources: set, servers: set, campaigns: set
         if cid not in placed:
             problems.error(rel, line, col, f"chart '{cid}' is declared but not placed in the body",
                            f'add {{{{< chart id="{cid}" />}}}} where it belongs')
-    for i, line_text in enumerate(body.splitlines()):
-        for cid in SHORTCODE.findall(line_text):
-            if cid not in seen:
-                problems.error(rel, body_line + i, line_text.index(cid) + 1,
-                               f"the body places chart '{cid}' that the front matter does not declare",
-                               "declare it under charts: in the front matter")
+    return seen

@@ -147,14 +147,7 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         return
     # Every file of the campaign is published byte for byte, from this record (render never
     # reads data/): names and types checked here, bytes read once, limits checked first.
-    evidence = ds.rows.setdefault("evidence", [])
-    contents: dict[Path, bytes] = {toml_path: data}
-    for f in check_campaign_files(cdir, paths.rel, problems):
-        content = contents[f] if f in contents else read_limited(f, paths.rel(f), problems)
-        if content is not None:
-            contents[f] = content
-            evidence.append({"campaign": cdir.name, "name": f.relative_to(cdir).as_posix(), "bytes": content,
-                             "sha256": hashlib.sha256(content).hexdigest()})
+    contents = _record_files(cdir, toml_path, data, paths, ds, problems)
     readme = cdir / "raw" / "README.md"
     if readme.is_file() and not readme.is_symlink():
         meta["readme"] = _readme(readme, paths.rel(readme), problems)
@@ -187,6 +180,20 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         problems.error(meta["_file"], 1, 1, "campaign has no data file",
                        "add results.csv, relative.csv, summaries.csv, observations.csv or a raw/ folder")
     ds.campaigns.append(meta)
+
+
+def _record_files(cdir: Path, toml_path: Path, toml: bytes, paths: Paths, ds: Dataset,
+                  problems: Problems) -> dict[Path, bytes]:
+    """Read every publishable file of the campaign once; record its bytes as evidence."""
+    evidence = ds.rows.setdefault("evidence", [])
+    contents: dict[Path, bytes] = {toml_path: toml}
+    for f in check_campaign_files(cdir, paths.rel, problems):
+        content = contents[f] if f in contents else read_limited(f, paths.rel(f), problems)
+        if content is not None:
+            contents[f] = content
+            evidence.append({"campaign": cdir.name, "name": f.relative_to(cdir).as_posix(), "bytes": content,
+                             "sha256": hashlib.sha256(content).hexdigest()})
+    return contents
 
 
 def _readme(path: Path, rel: str, problems: Problems) -> str | None:
