@@ -54,6 +54,8 @@ def test_specs_match_golden_files(site):
             changed.parent.mkdir(parents=True, exist_ok=True)
             changed.write_text(actual)
             (mismatched if golden.exists() else missing).append(str(rel))
+        else:
+            changed.unlink(missing_ok=True)  # no stale copy for `make golden` to accept
     assert not missing, f"no golden file for {missing} (review the -changed files, then `make golden`)"
     assert not mismatched, f"specs differ from golden (see *-changed.vl.json): {mismatched}"
     goldens = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.vl.json")

@@ -57,7 +57,7 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
             "id": slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
             "title": f"rQPS, {threads}: {c['campaign_title']}",
             "caption": f"Each cell is QPS of the column's variant divided by QPS of {base}; "
-                       "red is below 1.0 (a regression), blue above.",
+                       "red is below 1.0 (slower), blue above, grey within ±3 % of 1.0 (noise).",
             "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base},
             *_cost_charts(con, server, c, base, threads)]))
     measured = fetch_dicts(con, query("server_measured_campaigns"), {"s": server})

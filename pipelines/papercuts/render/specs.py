@@ -5,6 +5,8 @@ the chart was drawn from; those rows are exactly the chart's CSV.
 """
 from __future__ import annotations
 
+from . import colours
+
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 GROUP_ORDER = ["point", "range", "write", "other"]
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
@@ -79,16 +81,10 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
     return spec
 
 
-def ratio_domain(values: list[float]) -> list[float]:
-    """A log domain with 1.0 in the middle, so 0.5 and 2.0 are equally strong colours."""
-    lo, hi = min(values + [1.0]), max(values + [1.0])
-    span = max(hi, 1 / lo, 1.05)
-    return [round(1 / span, 6), round(span, 6)]
-
-
 def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
     """Microbenchmark × variant, diverging colour centred on 1.0, values printed in the cells."""
-    spec = _base(title, rows, "rQPS heatmap; red below 1.0, blue above.")
+    spec = _base(title, rows, "rQPS heatmap; red below 1.0, blue above, grey within noise.")
+    spec["title"]["subtitle"] = colours.LEGEND_NOTE
     spec["width"] = {"step": 64}
     spec["height"] = {"step": 18}
     enc_x = {"field": "variant", "type": "nominal", "sort": variants, "title": None,
@@ -99,14 +95,12 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
                {"field": "qps", "title": "QPS", "format": ",.2f"},
                {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
                {"field": "origin"}]
-    color = {"field": "rqps", "type": "quantitative", "title": "rQPS",
-             "scale": {"type": "log", "scheme": "redblue", "domainMid": 1,
-                       "domain": ratio_domain([r["rqps"] for r in rows])}}
+    color = colours.ratio_color("rqps", "rQPS")
     # The printed value sits on top of the cell, so it carries the same tooltip.
     spec["layer"] = [
         {"mark": {"type": "rect"}, "encoding": {"x": enc_x, "y": enc_y, "color": color, "tooltip": tooltip}},
         {"mark": {"type": "text", "fontSize": 10},
-         "encoding": {"x": enc_x, "y": enc_y, "tooltip": tooltip,
+         "encoding": {"x": enc_x, "y": enc_y, "tooltip": tooltip, "color": colours.ratio_text_color("rqps"),
                       "text": {"field": "rqps", "type": "quantitative", "format": ".2f"}}},
     ]
     return spec
@@ -115,6 +109,7 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
 def summary_ranges(title: str, rows: list[dict], series: list[str]) -> dict:
     """Per group: a min–max rule, the median as a tick and the average as a dot, per series."""
     spec = _base(title, rows, "Summary of rQPS per group: range min to max, median tick, average dot.")
+    spec["title"]["subtitle"] = "line: min to max · black tick: median · grey dot: average · dashed: 1.0"
     y = {"field": "group", "type": "nominal", "sort": GROUP_ORDER, "title": None}
     spec["facet"] = {"row": {"field": "series", "type": "nominal", "sort": series, "title": None,
                              "header": {"labelAngle": 0, "labelAlign": "left", "labelLimit": 480,
@@ -127,9 +122,10 @@ def summary_ranges(title: str, rows: list[dict], series: list[str]) -> dict:
             {"mark": {"type": "rule", "strokeWidth": 2},
              "encoding": {"y": y, "x": {"field": "min", "type": "quantitative", "title": "rQPS"},
                           "x2": {"field": "max"}, "tooltip": tooltip}},
-            {"mark": {"type": "tick", "thickness": 3, "color": "#b2182b"},
+            # Neutral marks: red and blue mean below and above 1.0 everywhere else on the site.
+            {"mark": {"type": "tick", "thickness": 3, "color": "#111111"},
              "encoding": {"y": y, "x": {"field": "median", "type": "quantitative"}, "tooltip": tooltip}},
-            {"mark": {"type": "point", "filled": True, "color": "#2166ac"},
+            {"mark": {"type": "point", "filled": True, "color": "#767676"},
              "encoding": {"y": y, "x": {"field": "avg", "type": "quantitative"}, "tooltip": tooltip}},
             {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]},
              "encoding": {"x": {"datum": 1}}},

@@ -4,14 +4,9 @@ from __future__ import annotations
 import csv
 import io
 
+from .colours import ratio_class  # noqa: F401  (tables colour ratios the site's one way)
+
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def ratio_class(value: float | None) -> str:
-    if value is None:
-        return ""
-    shown = round(value, 2)
-    return "lt1" if shown < 1 else "gt1" if shown > 1 else "eq1"
 
 
 def cell(text: str, cls: str = "") -> dict:

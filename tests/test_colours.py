@@ -1,0 +1,69 @@
+"""One colour language: a fixed log scale centred on 1.0, noise muted, readable text everywhere."""
+from __future__ import annotations
+
+import pytest
+
+from papercuts.render.colours import NOISE, ratio_class
+
+# WCAG relative luminance and contrast, computed in the page from the colours actually drawn.
+CONTRAST_JS = """
+(pairs) => {
+  const lum = (c) => {
+    const m = c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+    const [r, g, b] = m.map(v => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return pairs.map(([fg, bg]) => {
+    const a = lum(fg), b = lum(bg);
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  });
+}
+"""
+
+
+def test_ratio_classes_say_direction_strength_and_noise():
+    assert ratio_class(0.99) == ratio_class(1.02) == "eq1"  # within noise: neither win nor loss
+    assert ratio_class(1 - NOISE - 0.001).startswith("lt1")
+    assert ratio_class(0.95) == "lt1 s1" and ratio_class(0.80) == "lt1 s2" and ratio_class(0.56) == "lt1 s3"
+    assert ratio_class(1.2) == "gt1 s2" and ratio_class(3.0) == "gt1 s3"
+
+
+@pytest.mark.browser
+def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server):
+    page.goto(server + "/servers/dell32/")
+    page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
+                           "el => el.dataset.rendered === 'true' || el.dataset.error)")
+    heatmap = page.locator('.chart[data-kind="rqps-heatmap"]').first
+    rects = heatmap.locator("g.mark-rect.role-mark path")
+    texts = heatmap.locator("g.mark-text.role-mark text")
+    n = rects.count()
+    assert n > 20 and texts.count() == n
+    fills = [rects.nth(i).get_attribute("fill") for i in range(n)]
+    values = [float(texts.nth(i).text_content()) for i in range(n)]
+    colours = [texts.nth(i).get_attribute("fill") for i in range(n)]
+    by_value = dict(zip(values, fills, strict=True))
+    assert 0.56 in by_value and any(0.93 <= v <= 0.96 for v in values)
+    near = next(f for v, f in by_value.items() if 0.93 <= v <= 0.96)
+    assert near != by_value[0.56]  # 0.95 is not as red as 0.56
+    for v, f in by_value.items():
+        assert (f == "#e6e6e6") == (abs(v - 1) < NOISE), (v, f)
+    # every printed value readable on its cell
+    rgb = page.evaluate("(cs) => cs.map(c => { const d = document.createElement('span'); d.style.color = c;"
+                        " document.body.appendChild(d); const r = getComputedStyle(d).color; d.remove(); return r; })",
+                        fills + colours)
+    ratios = page.evaluate(CONTRAST_JS, [[rgb[n + i], rgb[i]] for i in range(n)])
+    assert min(ratios) >= 4.5, min(ratios)
+
+
+@pytest.mark.browser
+def test_table_cells_are_readable_and_say_direction(page, server):
+    page.goto(server + "/investigations/innodb-busy-wait-8030/")
+    cells = page.locator("td.lt1, td.gt1, td.eq1")
+    assert cells.count() > 50
+    pairs = cells.evaluate_all("els => els.map(e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor])")
+    assert min(page.evaluate(CONTRAST_JS, pairs)) >= 4.5
+    kinds = set(cells.evaluate_all("els => els.map(e => e.className)"))
+    assert {"num lt1 s3", "num lt1 s1"} <= kinds  # 0.56 and 0.95 look different
