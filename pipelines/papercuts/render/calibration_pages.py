@@ -73,6 +73,7 @@ def calibration_datafiles(con, ids: list[str]) -> list[dict]:
             for f in [{"file": cal["file"], "rows": ""}] + fetch_dicts(
                     con, query("calibration_files"), {"calibration": cal["id"]}):
                 out.append({"path": f["file"], "campaign": cal["id"], "url": calibration_url(cal["id"]),
+                            "file_url": f"/calibration/files/{cal['id']}/{f['file'].rsplit('/', 1)[-1]}",
                             "rows": f["rows"], "title": cal["title"], "contributor": cal["contributor"],
                             "date": cal["date"], "sysbench": ""})
     return out

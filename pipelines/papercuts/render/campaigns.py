@@ -7,14 +7,15 @@ from urllib.parse import quote
 import duckdb
 
 from ..db import fetch_dicts, query
-from ..paths import VERBATIM, Paths, campaign_url, server_url
+from ..paths import VERBATIM, Paths, campaign_url, investigation_url, server_url
 from .frontmatter import page
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
               "duration_write_s", "base_build", "base_config", "notes")
 
 
-def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Path) -> int:
+def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Path,
+                     investigations: list[dict]) -> int:
     campaigns = fetch_dicts(con, query("campaign_pages"))
     for c in campaigns:
         folder = out_root / "campaigns" / c["id"]
@@ -39,6 +40,8 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
                        "url": c["source_url"] or ""},
             "servers": [{"id": s, "url": server_url(s)} for s in servers],
             "files": files,
+            "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
+                               for i in investigations if c["id"] in i["campaigns"]],
             # Shown as preformatted text, escaped by the template: never Markdown or shortcodes.
             "readme": c["readme"] or "",
         }

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 import duckdb
 
@@ -41,7 +42,10 @@ def datafiles(con, campaigns: list[str]) -> list[dict]:
         if meta.pop("raw_layout"):  # one entry for raw/ beside campaign.toml; its campaign page lists every file
             files = [{"file": f"{toml.rsplit('/', 1)[0]}/raw/", "rows": None}]
         for f in files:
-            out.append({"path": f["file"], "campaign": cid, "url": campaign_url(cid), "rows": f["rows"], **meta})
+            # Each file is published byte for byte under its campaign's page (render/campaigns.py).
+            name = f["file"].split(f"/campaigns/{cid}/", 1)[-1]
+            out.append({"path": f["file"], "campaign": cid, "url": campaign_url(cid), "rows": f["rows"],
+                        "file_url": campaign_url(cid) + ("" if name.endswith("/") else quote(name)), **meta})
     return out
 
 

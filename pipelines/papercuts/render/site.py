@@ -37,7 +37,9 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
         slug = render_investigation(con, src, out, paths)
         meta, _ = split(src.read_text(), paths.rel(src))
         investigations.append({"slug": slug, "title": meta["title"],
-                               "servers": [str(s) for s in meta.get("servers") or []]})
+                               "servers": [str(s) for s in meta.get("servers") or []],
+                               "campaigns": sorted({str(d["campaign"]) for d in meta.get("charts") or []
+                                                    if d.get("campaign")})})
         pages += 1
 
     servers = fetch_dicts(con, query("servers"))
@@ -45,7 +47,7 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
         render_server(con, server, investigations, out)
         pages += 1
 
-    pages += render_campaigns(con, paths, out)
+    pages += render_campaigns(con, paths, out, investigations)
     pages += render_calibration_page(con, paths, out)
 
     for section, title in (("investigations", "Investigations"), ("servers", "Servers")):

@@ -1,0 +1,55 @@
+"""Readers can move between the pages and reach every source: menu, back links, file links."""
+from __future__ import annotations
+
+import re
+import urllib.request
+
+
+def html(site, url: str) -> str:
+    return (site.public / url.strip("/") / "index.html").read_text()
+
+
+def status(server: str, href: str) -> int:
+    with urllib.request.urlopen(server + href) as r:
+        return r.status
+
+
+def test_every_page_has_the_campaigns_index_in_its_menu(site):
+    pages = [p for p in site.public.rglob("index.html")]
+    assert len(pages) > 20
+    for p in pages:
+        header = p.read_text().split('<nav aria-label="Site">', 1)[1].split("</nav>", 1)[0]
+        assert 'href="/campaigns/"' in header, p
+
+
+def test_campaigns_and_investigations_link_both_ways(site):
+    index = html(site, "/campaigns/")
+    campaigns = sorted(p.parent.name for p in (site.public / "campaigns").glob("*/index.html"))
+    assert len(campaigns) >= 6
+    for cid in campaigns:
+        assert f'href="/campaigns/{cid}/"' in index
+        page = html(site, f"/campaigns/{cid}/")
+        used_by = re.findall(r'href="(/investigations/[^"]+/)"', page.split("campaign-investigations", 1)[-1])
+        assert used_by, cid
+        for inv in used_by:  # and the investigation's Sources table links back to the campaign
+            assert f'href="/campaigns/{cid}/' in html(site, inv), (cid, inv)
+
+
+def test_every_data_file_in_a_sources_table_is_a_link_that_resolves(site, server):
+    for page in (site.public / "investigations").glob("*/index.html"):
+        table = page.read_text().split('<table class="datafiles source-files">', 1)
+        if len(table) == 1:
+            continue
+        cells = re.findall(r"<tr>\s*<td>(.*?)</td>", table[1].split("</table>", 1)[0], re.S)
+        assert cells, page
+        for cell in cells:
+            m = re.fullmatch(r'<a href="([^"]+)"><code>[^<]+</code></a>', cell.strip())
+            assert m, (page, cell)
+            assert status(server, m.group(1)) == 200, m.group(1)
+
+
+def test_bugs_named_with_a_tracker_are_links(site):
+    page = html(site, "/investigations/innodb-myrocks-over-time/")
+    for n in ("1473", "1481", "1482", "1505", "1506"):
+        assert f'href="https://github.com/facebook/mysql-5.6/issues/{n}"' in page
+    assert 'href="https://bugs.mysql.com/bug.php?id=102037"' in page
