@@ -36,15 +36,42 @@
     return JSON.parse(island.textContent);
   }
 
+  // On a narrow screen (a phone) a chart drawn at its desktop width would push most of its marks
+  // off-screen: fixed numeric widths, of the chart or of each facet, shrink to what fits beside
+  // the axis labels. Step widths (heatmap cells) keep their size and the chart box scrolls.
+  // Long y labels are cut to LABEL_PX there (the tooltip keeps the full name).
+  var LABELS_PX = 210;
+  var LABEL_PX = 110;
+  var MIN_PX = 120;
+
+  function fitWidth(spec, available) {
+    var target = spec.spec && typeof spec.spec.width === "number" ? spec.spec : spec;
+    if (typeof target.width === "number" && target.width + 2 * LABELS_PX > available) {
+      spec.config = Object.assign({}, spec.config);
+      spec.config.axisY = Object.assign({}, spec.config.axisY, { labelLimit: LABEL_PX });
+      spec.config.legend = Object.assign({}, spec.config.legend, { labelLimit: Math.max(MIN_PX, available - 60) });
+      target.width = Math.max(MIN_PX, Math.min(target.width, available - LABELS_PX));
+    }
+    return spec;
+  }
+
+  function options(el) {
+    var opts = Object.assign({}, OPTIONS);
+    // Exports are named after the chart, PNG at twice the resolution (for retina screens).
+    opts.downloadFileName = el.dataset.chartId || "chart";
+    opts.scaleFactor = { png: 2, svg: 1 };
+    return opts;
+  }
+
   function render(el) {
     var spec;
     try {
-      spec = readSpec(el);
+      spec = fitWidth(readSpec(el), el.clientWidth || window.innerWidth);
     } catch (err) {
       fail(el, err);
       return;
     }
-    vegaEmbed(el, spec, OPTIONS).then(function (result) {
+    vegaEmbed(el, spec, options(el)).then(function (result) {
       el.dataset.rows = String(result.view.data("table").length);
       el.dataset.rendered = "true";
     }).catch(function (err) {

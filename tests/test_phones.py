@@ -1,0 +1,47 @@
+"""Readable on a phone: no page wider than the screen, and charts fit it."""
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def pages(site) -> list[str]:
+    out = []
+    for p in site.public.rglob("index.html"):
+        rel = p.parent.relative_to(site.public).as_posix()
+        out.append("/" if rel == "." else f"/{rel}/")
+    return sorted(out)
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_no_page_is_wider_than_the_screen(browser, server, site, width):
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    wide = []
+    for url in pages(site):
+        page.goto(server + url)
+        page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
+                               "el => el.dataset.rendered === 'true' || el.dataset.error)")
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        if scroll > width:
+            wide.append((url, scroll))
+    context.close()
+    assert wide == []
+
+
+def test_a_bar_chart_fits_a_phone_with_its_one_line(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(server + "/investigations/innodb-busy-wait-8030/")
+    chart = page.locator('.vega-chart[data-chart-id="dell32-rqps"]')
+    page.wait_for_function("() => document.querySelector('.vega-chart[data-chart-id=\"dell32-rqps\"]')"
+                           ".dataset.rendered === 'true'")
+    # Every panel's plot area (its x axis, 1.0 line and bars) is on screen; only long legend
+    # labels may need the chart box's own scroll.
+    axes = chart.locator("g.role-axis-domain")
+    assert axes.count() >= 3
+    for i in range(axes.count()):
+        box = axes.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    context.close()
