@@ -10,7 +10,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import cost_specs, tables
 from .registry import Drawn, chart_kind
-from .selection import comparison, label, rqps_rows
+from .selection import comparison, label, rqps_rows, threads_label
 
 COLUMNS = ["measure", "metric", "microbenchmark", "group", "variant", "relative", "value",
            "base_value", "unit", "repetitions", "order"]
@@ -37,7 +37,7 @@ def op_costs(con, d: dict, where: str):
         raise UserError(f"{where}: unknown metric {', '.join(unknown)}; use some of {', '.join(OP_COSTS)}")
     for r in fetch_dicts(con, query("op_costs_selection"), comparison(d, where)):
         name = label(r["microbenchmark"], r["range"])
-        name = f"{name} @ {r['threads']} threads" if every_threads else name
+        name = f"{name} @ {threads_label(r['threads'])}" if every_threads else name
         if r["variant"] in variants and r["metric"] in wanted and r["relative"] is not None \
                 and name in order:
             rows.append({"measure": _measure(r["metric"]), "metric": r["metric"], "microbenchmark": name,

@@ -10,7 +10,7 @@ from ..problems import UserError
 from . import tables
 from .registry import Drawn, chart_kind
 from .selection import label
-from .specs import LEGEND_PICK, _base, _picked
+from .specs import LEGEND_PICK, _base, _picked, throughput_title
 
 COLUMNS = ["microbenchmark", "threads", "variant", "repetition", "qps", "spread", "file", "line"]
 
@@ -55,7 +55,7 @@ def _spec(title: str, rows: list[dict], variants: list[str], unit: str) -> dict:
             "y": {"field": "microbenchmark", "type": "nominal", "title": None},
             "yOffset": {"field": "variant", "type": "nominal", "sort": variants},
             "x": {"field": "qps", "type": "quantitative", "title": "throughput",
-                  "axis": {"title": f"throughput ({unit})"}, "scale": {"zero": False}},
+                  "axis": {"title": throughput_title(unit)}, "scale": {"zero": False}},
             "color": {"field": "variant", "type": "nominal", "sort": variants, "title": "variant",
                       "scale": {"scheme": "tableau10"}},
             "opacity": _picked(),

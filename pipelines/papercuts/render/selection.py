@@ -46,7 +46,7 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
             name = label(r["microbenchmark"], r["range"])
             out.append({
                 # With every thread count in one chart, each row is a microbenchmark at N threads.
-                "microbenchmark": f"{name} @ {r['threads']} threads" if every_threads else name,
+                "microbenchmark": f"{name} @ {threads_label(r['threads'])}" if every_threads else name,
                 "group": r["group"], "variant": r["variant"], "rqps": r["rqps"], "qps": r["qps"],
                 "base_qps": r["base_qps"], "origin": r["origin"],
                 "sort": (GROUP_ORDER.index(r["group"]), name, r["threads"]),
@@ -57,6 +57,10 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
         r["order"] = rank[r.pop("sort")]
     out.sort(key=lambda r: (r["order"], variants.index(r["variant"])))
     return out, list(variants)
+
+
+def threads_label(n: int) -> str:
+    return f"{n} thread{'' if n == 1 else 's'}"
 
 
 def slug(*parts) -> str:

@@ -20,6 +20,11 @@ CONFIG = {
 LEGEND_PICK = {"name": "pick", "select": {"type": "point", "fields": ["variant"]}, "bind": "legend"}
 
 
+def throughput_title(unit: str) -> str:
+    """The y axis of a throughput chart; a unit that already says 'throughput' is not repeated."""
+    return unit if unit.lower().startswith("throughput") else f"throughput ({unit})"
+
+
 def _base(title: str, rows: list[dict], description: str) -> dict:
     return {
         "$schema": SCHEMA,
@@ -144,7 +149,7 @@ def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: st
     spec["encoding"] = {
         "x": {"field": "threads", "type": "quantitative", "title": "client threads (log scale)",
               "scale": {"type": "log", "base": 2}, "axis": {"values": sorted({r["threads"] for r in rows})}},
-        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": f"throughput ({unit})"}},
+        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": throughput_title(unit)}},
         "color": {"field": "variant", "type": "nominal", "sort": variants, "title": "variant"},
         "opacity": _picked(),
         "tooltip": [{"field": "variant"}, {"field": "threads"},
@@ -163,7 +168,7 @@ def throughput_by_setting(title: str, rows: list[dict], setting: str, unit: str)
     spec["encoding"] = {
         "x": {"field": "setting_value", "type": "ordinal", "sort": order, "title": "setting",
               "axis": {"title": setting, "labelAngle": 0}},
-        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": f"throughput ({unit})"}},
+        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": throughput_title(unit)}},
         "tooltip": [{"field": "config"}, {"field": "setting_value", "title": "setting value"},
                     {"field": "threads"}, {"field": "qps", "title": "throughput", "format": ",.2f"}],
     }
