@@ -208,3 +208,16 @@ def test_a_data_folder_under_another_name_names_its_own_raw_files(tmp_path):
     text = (paths.public / "investigations" / "mariadb-spin-wait-delay-vm" / "index.html").read_text()
     assert "teamdata/campaigns/2026-11-22-mariadb-spin-wait/raw/" in text
     assert "data/campaigns/2026-11-22-mariadb-spin-wait/raw/" not in text.replace("teamdata/", "")
+
+
+def test_every_chart_has_a_permalink_to_its_own_anchor(site):
+    """Each figure links to itself by the page's URL and its front-matter id (issue 14.1)."""
+    figures = 0
+    for index in sorted(site.public.rglob("index.html")):
+        markup = index.read_text()
+        url = "/" + index.parent.relative_to(site.public).as_posix().strip(".") + "/"
+        url = url.replace("//", "/")
+        for figure in re.findall(r'<figure class="chart" id="(chart-[^"]+)".*?</figure>', markup, re.S):
+            figures += 1
+            assert f'class="permalink" href="{url}#{figure}"' in markup, (index, figure)
+    assert figures > 10
