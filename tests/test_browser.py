@@ -220,10 +220,10 @@ def test_seed_004_profile_and_psdoit_charts_draw_every_printed_number(page, serv
     assert _marks(page, "psdoit-timings", "symbol") == 5  # 1, 10, 100, 200 and 400 clients
     assert _row(page, "psdoit-timings", "psdoit on MariaDB 10.0.17", "100") == ["7.150", "s"]
     assert _marks(page, "profile-shares", "rect") == 2
-    assert _row(page, "profile-shares", "ut_delay(unsigned long)") == ["", "37.42", "%"]
-    assert _row(page, "profile-shares", "_raw_spin_lock (kernel)") == ["", "27.96", "%"]
+    assert _row(page, "profile-shares", "ut_delay(unsigned long)") == ["37.42", "%"]
+    assert _row(page, "profile-shares", "_raw_spin_lock (kernel)") == ["27.96", "%"]
     assert _marks(page, "profile-callers", "rect") == 9
-    assert _row(page, "profile-callers", "… __lll_lock_wait ← pthread_mutex_lock") == ["", "83.30", "%"]
+    assert _row(page, "profile-callers", "… __lll_lock_wait ← pthread_mutex_lock") == ["83.30", "%"]
     # The tooltip shows the share as printed, trailing zero kept (74.70, not 74.7).
     chart = page.locator('.vega-chart[data-chart-id="profile-callers"]')
     chart.locator("g.mark-rect.role-mark path").nth(1).hover()

@@ -144,8 +144,11 @@ def observations(con, d, where):
     rows = [{"subject": r["subject"], "x": r["x"], "value": r["value"], "value_text": r["value_text"],
              "unit": r["unit"], "note": r["note"]} for r in raw]
     x_label = raw[0]["x_label"]
-    body = [[tables.cell(r["subject"]), tables.cell(tables.fmt(r["x"], 0) if r["x"] is not None else ""),
-             tables.cell(r["value_text"]), tables.cell(r["unit"])] for r in rows]
-    table = tables.table([("subject", False), (x_label or "x", True), ("value", True), ("unit", False)], body)
+    has_x = any(r["x"] is not None for r in rows)  # no empty "x" column when nothing has an x
+    body = [[tables.cell(r["subject"])]
+            + ([tables.cell(tables.fmt(r["x"], 0) if r["x"] is not None else "")] if has_x else [])
+            + [tables.cell(r["value_text"]), tables.cell(r["unit"])] for r in rows]
+    table = tables.table([("subject", False)] + ([(x_label or "x", True)] if has_x else [])
+                         + [("value", True), ("unit", False)], body)
     spec = specs.observations(d["title"], rows, subjects, x_label, " / ".join(units), bool(d.get("log_y")))
     return Drawn(rows, spec, table, ["subject", "x", "value", "value_text", "unit", "note"])

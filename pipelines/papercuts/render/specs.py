@@ -60,16 +60,23 @@ def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict) -> list[
     ]
 
 
+def measured_only(tooltip: list[dict], rows: list[dict]) -> list[dict]:
+    """Published ratios have no QPS behind them: their charts do not offer 'QPS null'."""
+    if any(r.get("qps") is not None for r in rows):
+        return tooltip
+    return [t for t in tooltip if t["field"] not in ("qps", "base_qps")]
+
+
 def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
     """Horizontal rQPS bars per microbenchmark, one row of panels per group, a rule at 1.0."""
-    tooltip = [
+    tooltip = measured_only([
         {"field": "microbenchmark", "title": "microbenchmark"},
         {"field": "variant", "title": "variant"},
         {"field": "rqps", "title": "rQPS", "format": ".2f"},
         {"field": "qps", "title": "QPS", "format": ",.2f"},
         {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
         {"field": "origin", "title": "origin"},
-    ]
+    ], rows)
     spec = _base(title, rows, "Relative QPS per microbenchmark; below 1.0 is a regression.")
     spec["facet"] = {"row": {"field": "group", "type": "nominal", "sort": GROUP_ORDER,
                              "title": None, "header": {"labelAngle": 0, "labelAlign": "left",
@@ -95,11 +102,11 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
     enc_x = {"field": "variant", "type": "nominal", "sort": variants, "title": None,
              "axis": {"labelAngle": -40, "orient": "top"}}
     enc_y = {"field": "microbenchmark", "type": "nominal", "sort": {"field": "order"}, "title": None}
-    tooltip = [{"field": "microbenchmark"}, {"field": "group"}, {"field": "variant"},
-               {"field": "rqps", "title": "rQPS", "format": ".2f"},
-               {"field": "qps", "title": "QPS", "format": ",.2f"},
-               {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
-               {"field": "origin"}]
+    tooltip = measured_only([{"field": "microbenchmark"}, {"field": "group"}, {"field": "variant"},
+                             {"field": "rqps", "title": "rQPS", "format": ".2f"},
+                             {"field": "qps", "title": "QPS", "format": ",.2f"},
+                             {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
+                             {"field": "origin"}], rows)
     color = colours.ratio_color("rqps", "rQPS")
     # The printed value sits on top of the cell, so it carries the same tooltip.
     spec["layer"] = [
