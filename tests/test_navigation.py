@@ -53,3 +53,28 @@ def test_bugs_named_with_a_tracker_are_links(site):
     for n in ("1473", "1481", "1482", "1505", "1506"):
         assert f'href="https://github.com/facebook/mysql-5.6/issues/{n}"' in page
     assert 'href="https://bugs.mysql.com/bug.php?id=102037"' in page
+
+
+def test_an_atom_feed_of_investigations_newest_first_and_a_sitemap(site):
+    import xml.etree.ElementTree as ET
+
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    feed = ET.parse(site.public / "investigations" / "feed.xml").getroot()
+    entries = feed.findall("a:entry", ns)
+    pages = sorted(p.parent.name for p in (site.public / "investigations").glob("*/index.html"))
+    assert sorted(e.find("a:id", ns).text.strip("/").split("/")[-1] for e in entries) == pages
+    dates = [e.find("a:updated", ns).text for e in entries]
+    assert dates == sorted(dates, reverse=True)
+    sitemap = (site.public / "sitemap.xml").read_text()
+    for name in pages:
+        assert f"/investigations/{name}/</loc>" in sitemap
+    home = html(site, "/")
+    assert 'type="application/atom+xml"' in home and 'href="/investigations/feed.xml"' in home
+
+
+def test_every_page_has_a_description_and_og_metadata(site):
+    for p in site.public.rglob("index.html"):
+        head = p.read_text().split("</head>", 1)[0]
+        for tag in ('<meta name="description" content="', '<meta property="og:title" content="',
+                    '<meta property="og:description" content="'):
+            assert tag in head and tag + '"' not in head, (p, tag)

@@ -50,9 +50,10 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     pages += render_campaigns(con, paths, out, investigations)
     pages += render_calibration_page(con, paths, out)
 
-    for section, title in (("investigations", "Investigations"), ("servers", "Servers")):
+    for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
+                                    ("servers", "Servers", ["html"])):
         (out / section).mkdir(exist_ok=True)
-        (out / section / "_index.md").write_text(page({"title": title}, ""))
+        (out / section / "_index.md").write_text(page({"title": title, "outputs": outputs}, ""))
         pages += 1
 
     # The contract is Papercuts' own documentation (shipped beside its example data), not the
