@@ -78,3 +78,13 @@ def test_every_page_has_a_description_and_og_metadata(site):
         for tag in ('<meta name="description" content="', '<meta property="og:title" content="',
                     '<meta property="og:description" content="'):
             assert tag in head and tag + '"' not in head, (p, tag)
+
+
+def test_long_pages_have_a_table_of_contents_whose_links_land_on_headings(site):
+    for p in (site.public / "investigations").glob("*/index.html"):
+        page = p.read_text()
+        toc = page.split('<nav class="toc"', 1)[1].split("</nav>", 1)[0]
+        targets = re.findall(r'href="#([^"]+)"', toc)
+        assert len(targets) >= 4, p
+        for t in targets:
+            assert re.search(rf'<h[23] id="{re.escape(t)}"', page), (p, t)

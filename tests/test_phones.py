@@ -45,3 +45,14 @@ def test_a_bar_chart_fits_a_phone_with_its_one_line(browser, server):
         box = axes.nth(i).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     context.close()
+
+
+def test_wide_tables_keep_their_first_column_in_view(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(server + "/investigations/innodb-busy-wait-8030/")
+    cell = page.locator("#chart-dell32-rqps table.data-table td").first
+    assert cell.evaluate("e => getComputedStyle(e).position") == "sticky"
+    wrap = page.locator("#chart-dell32-rqps .table-wrap")
+    assert wrap.evaluate("e => e.scrollWidth > e.clientWidth")  # it does scroll, and says so
+    context.close()
