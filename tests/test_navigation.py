@@ -88,3 +88,8 @@ def test_long_pages_have_a_table_of_contents_whose_links_land_on_headings(site):
         assert len(targets) >= 4, p
         for t in targets:
             assert re.search(rf'<h[23] id="{re.escape(t)}"', page), (p, t)
+
+
+def test_a_campaign_page_shows_its_comparison_against_its_base(site):
+    page = html(site, "/campaigns/2024-10-23-busy-wait-dell32/")
+    assert 'data-kind="rqps-heatmap"' in page and "relative to my8028_rel_o2nofp.z11a_c32r128" in page

@@ -8,7 +8,10 @@ import duckdb
 
 from ..db import fetch_dicts, query
 from ..paths import VERBATIM, Paths, campaign_url, investigation_url, server_url
+from .bundle import write_bundle
+from .charts import make_chart
 from .frontmatter import page
+from .servers import comparison_sections
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
               "duration_write_s", "base_build", "base_config", "notes")
@@ -50,6 +53,11 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
             meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
                            "parsed": [r for r in outcome if r["status"] == "parsed"],
                            "gaps": [r for r in outcome if r["status"] != "parsed"]}
-        (folder / "index.md").write_text(page(meta, ""))
+        # The campaign's own comparisons against its base: every contributed campaign gets its chart.
+        sections = [sec for server in servers for sec in comparison_sections(con, server, c["id"])]
+        charts = [make_chart(con, d, f"campaign page {c['id']}") for _, defs in sections for d in defs]
+        meta["charts"] = [chart.front_matter() for chart in charts]
+        meta["sections"] = [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]
+        write_bundle(folder, meta, "", charts)
     (out_root / "campaigns" / "_index.md").write_text(page({"title": "Campaigns"}, ""))
     return len(campaigns) + 1

@@ -46,10 +46,12 @@ def _cost_charts(con, server: str, c: dict, base: str, threads: str) -> list[dic
              "variants": variants}]
 
 
-def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
-    """(section heading, chart definitions) for everything known about one server."""
+def comparison_sections(con, server: str, campaign: str | None = None) -> list[tuple[str, list[dict]]]:
+    """The rQPS heatmap (and costs beside rQPS) of every comparison on a server, or of one campaign's."""
     sections = []
     for c in _comparisons(con, server):
+        if campaign is not None and c["campaign"] != campaign:
+            continue
         base = f"{c['base_build']}.{c['base_config']}"
         threads = ("every thread count" if c["threads"] == "all"
                    else f"{c['threads']} thread{'s' if c['threads'] != 1 else ''}")
@@ -60,6 +62,12 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
                        "red is below 1.0 (slower), blue above, grey within ±3 % of 1.0 (noise).",
             "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base},
             *_cost_charts(con, server, c, base, threads)]))
+    return sections
+
+
+def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
+    """(section heading, chart definitions) for everything known about one server."""
+    sections = comparison_sections(con, server)
     measured = fetch_dicts(con, query("server_measured_campaigns"), {"s": server})
     for m in measured:
         rows = fetch_dicts(con, query("throughput"), {"campaign": m["campaign"], "server": server})
