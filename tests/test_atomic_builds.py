@@ -9,7 +9,7 @@ import duckdb
 import pytest
 
 from papercuts import build as build_module
-from papercuts.build import build
+from papercuts.build import build, validate
 from papercuts.paths import PROJECT, Paths
 from papercuts.problems import UserError
 
@@ -67,5 +67,7 @@ def test_a_corrupt_database_file_is_rebuilt(built):
     paths.db.write_bytes(b"this is not a duckdb file")
     build(paths)
     con = duckdb.connect(str(paths.db), read_only=True)
-    assert con.execute("SELECT count(*) FROM relative").fetchall() == [(119,)]
+    expected = len(validate(paths)[0].rows["relative"])  # every published ratio of data/, loaded again
+    assert expected > 0
+    assert con.execute("SELECT count(*) FROM relative").fetchall() == [(expected,)]
     con.close()

@@ -36,7 +36,7 @@ def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server)
     page.goto(server + "/servers/dell32/")
     page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
                            "el => el.dataset.rendered === 'true' || el.dataset.error)")
-    heatmap = page.locator('.chart[data-kind="rqps-heatmap"]').first
+    heatmap = page.locator('.chart[data-kind="rqps-heatmap"][id*="2024-10-23-busy-wait-dell32"]').first
     rects = heatmap.locator("g.mark-rect.role-mark path")
     texts = heatmap.locator("g.mark-text.role-mark text")
     n = rects.count()

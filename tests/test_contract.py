@@ -113,7 +113,7 @@ def test_qps_an_order_of_magnitude_off_is_a_warning(tmp_path):
     rows += "box,my8040,cfg_spin5,scan,,1,10500000\n"
     got = problems_for(tmp_path, {RESULTS: rows})
     assert got == [f"data/{RESULTS}:5:30: warning: qps 1.05e+07 is 1e+05× the median 105 of the 3 other "
-                   "results for this server, microbenchmark and thread count "
+                   "results for this campaign, server, DBMS, microbenchmark and thread count "
                    "(check the decimal point and the unit: queries vs transactions, rows vs Krows)"]
 
 

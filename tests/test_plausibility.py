@@ -24,8 +24,8 @@ def test_a_100x_typo_in_a_two_build_campaign_is_flagged_with_its_numbers(tmp_pat
             "box,my8028,cfg,point-query,100,1,46120.70\n"
             "box,my8040,cfg,point-query,100,1,4612070\n")
     found = warnings(write_data(tmp_path / "data", {RESULTS: rows}))
-    assert (3, "qps 4.61207e+06 is 100× the median 46120.7 of the 1 other result for this server, "
-               "microbenchmark and thread count") in found
+    assert (3, "qps 4.61207e+06 is 100× the median 46120.7 of the 1 other result for this campaign, "
+               "server, DBMS, microbenchmark and thread count") in found
     assert all(line in (2, 3) for line, _ in found)
 
 

@@ -126,7 +126,10 @@ def test_check_cli_passes_on_shipped_data():
     proc = subprocess.run([sys.executable, "-m", "papercuts.cli", "check"], capture_output=True,
                           text=True, cwd=PROJECT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout == ""
+    # The hand-written data is clean; the warnings left are about the real archives kept byte for
+    # byte under raw/ (republished runs, a typo in a hand-edited copy, real outliers), by design.
+    for line in proc.stdout.splitlines():
+        assert ": warning: " in line and "/raw/" in line, line
 
 
 def test_the_worked_example_in_the_contract_builds_its_server_page(data_copy, tmp_path):

@@ -58,6 +58,29 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_import(args) -> int:
+    from pathlib import Path
+
+    from .importer import import_mytools
+
+    paths = _paths(args)
+    problems = import_mytools(Path(args.src), paths.data, args.server, args.campaign, args.source,
+                              args.threads, args.title, args.engine, args.notes)
+    for p in problems.sorted():
+        print(p.render())
+    n_err, n_warn = len(problems.errors), len(problems.items) - len(problems.errors)
+    print(f"{paths.rel(paths.data)}: {n_err} error(s), {n_warn} warning(s)", file=sys.stderr)
+    return 1 if n_err else 0
+
+
+def cmd_export(args) -> int:
+    from .export import export
+
+    target, rows = export(_paths(args), args.table, args.out)
+    print(f"wrote {rows} {args.table} rows to {target}", file=sys.stderr)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="papercuts", description=__doc__)
     p.add_argument("--traceback", action="store_true", help="show Python tracebacks for errors")
@@ -82,6 +105,24 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--repeat", type=int, default=3, help="builds per dataset (median is shown)")
     m.add_argument("--servers", type=int, default=20, help="synthetic servers to add")
     m.set_defaults(func=cmd_bench)
+    i = sub.add_parser("import", help="import a results archive as a campaign (its files kept byte for byte)")
+    i.add_argument("kind", choices=("mytools",), help="the archive's format: mytools (Small Datum bench/arc/)")
+    i.add_argument("src", metavar="SRC", help="one server's folder of the archive, or one of its dop<T>/ folders")
+    i.add_argument("--data", help="data directory (default: data/)")
+    i.add_argument("--server", required=True, help="a server id or alias from servers.csv")
+    i.add_argument("--campaign", required=True, help="the new campaign's id, YYYY-MM-DD-name")
+    i.add_argument("--source", help="a source id from sources.csv (default: a stub row to fill in)")
+    i.add_argument("--threads", type=int, help="the thread count of tables that do not say theirs")
+    i.add_argument("--title", help="the campaign's title")
+    i.add_argument("--engine", help="the storage engine when the build name does not tell (fbmysql)")
+    i.add_argument("--notes", help="what else to say in campaign.toml notes (e.g. how the server is known)")
+    i.set_defaults(func=cmd_import)
+    e = sub.add_parser("export", help="write a derived table as CSV or Parquet for other tools")
+    e.add_argument("table", help="results, rqps or summaries")
+    e.add_argument("--data", help="data directory (default: data/)")
+    e.add_argument("--out", required=True,
+                   help="a .csv or .parquet file, or a folder ending in / for Parquet partitioned by server and DBMS")
+    e.set_defaults(func=cmd_export)
     calibrate_cli.add_parser(sub)
     return p
 

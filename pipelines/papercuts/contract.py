@@ -153,6 +153,8 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
     "server": ("server", False),
     "raw_layout": ("text", False),
     "iostat_device": ("text", False),
+    # mytools summary tables that do not say their thread count (validate/archive.py)
+    "threads": ("int", False),
 }
 RAW_LAYOUTS = ("papercuts", "mytools")
 

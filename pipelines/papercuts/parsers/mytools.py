@@ -33,6 +33,13 @@ class BuildName:
     dbms: str | None  # None when the prefix is not a known DBMS ("sh", "v4")
     version: str | None  # "8.0.28"
     tag: str  # what follows the version digits: "_rel_o2nofp", "_202203072101"
+    rerun: str | None = None  # a suffix after .pk<N>: "v2" in x.ma110803_ent.z12b_c32r128.pk1.v2
+
+    @property
+    def build_id(self) -> str:
+        """The catalog id: a rerun suffix is kept in it (with "-", as ids have no dots), so a
+        re-run build never merges with the first run."""
+        return f"{self.build}-{self.rerun}" if self.rerun else self.build
 
     def order_key(self) -> tuple:
         """DBMS, then version as a version, then the text: unknown versions last."""
@@ -64,19 +71,21 @@ def parse_build_name(text: str) -> BuildName:
     """`x.<build>.<config>.pk<N>`, `<build>.<config>` or a bare build name."""
     name = text.strip().rstrip("/").rsplit("/", 1)[-1]
     core = name[2:] if name.startswith("x.") else name
-    pk = None
-    if m := re.search(r"\.pk(\d+)$", core):
-        pk, core = int(m[1]), core[: m.start()]
+    pk = rerun = None
+    if m := re.search(r"\.pk(\d+)(?:\.(v\d+))?$", core):
+        pk, rerun, core = int(m[1]), m[2], core[: m.start()]
     build, _, config = core.partition(".")
     dbms = version = None
     tag = ""
     for prefix, candidate in DBMS_PREFIXES:
-        if m := re.match(rf"^{prefix}(\d+)((?:alpha|beta|rc)\d*)?(.*)$", build):
-            dbms, version, tag = candidate, _version(candidate, m[1], m[2] or ""), m[3]
+        # "b1" is how some build names write beta1 (pg18b1git_o2nofp is PostgreSQL 18beta1 from git)
+        if m := re.match(rf"^{prefix}(\d+)((?:alpha|beta|rc|b)\d*)?(.*)$", build):
+            pre = re.sub(r"^b(?=\d|$)", "beta", m[2] or "")
+            dbms, version, tag = candidate, _version(candidate, m[1], pre), m[3]
             break
     if version is None:
         dbms = None
-    return BuildName(text, build, config or None, pk, dbms, version, tag)
+    return BuildName(text, build, config or None, pk, dbms, version, tag, rerun)
 
 
 @dataclass(frozen=True)
@@ -161,6 +170,50 @@ def parse_qps(csv_text: str, tsv_text: str, csv_path: str = "<qps.csv>",
         test, rng = _test_range(label, csv_path, lineno)
         rows.append(QpsRow(lineno, test, rng, tuple(values)))
     return QpsTable(columns, tuple(rows), base)
+
+
+def parse_qps_tsv(text: str, path: str = "<qps.tsv>") -> QpsTable | Gap:
+    """A `qps.abs|rel.<tag>.tsv` (or its hand-edited `.tsv.edit` copy) read alone: the column
+    names, then a `col-1 ... col-N` header and one row per test with its label last."""
+    if blank(text):
+        return Gap(path, "empty")
+    names, base, rows, header = _tsv_names(text, path), None, [], False
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if m := re.fullmatch(r"Relative to: (\S+)", stripped):
+            base = parse_build_name(m[1])
+            continue
+        if not stripped or re.fullmatch(r"col-\d+ : .*", stripped):
+            continue
+        cells = line.rstrip().split("\t")
+        if all(re.fullmatch(r"col-\d+", c) for c in cells):
+            header = True
+            continue
+        if not header or len(cells) != len(names) + 1:
+            raise ParseError(path, lineno, f"{len(cells)} fields where a row has {len(names)} values and a test name",
+                             HINT)
+        values = [plain(c) for c in cells[:-1]]
+        if any(v is None for v in values):
+            raise ParseError(path, lineno, f"'{cells[values.index(None)]}' is not a number", HINT)
+        test, rng = _test_range(cells[-1], path, lineno)
+        rows.append(QpsRow(lineno, test, rng, tuple(values)))
+    columns = tuple(parse_build_name(names[i]) for i in range(1, len(names) + 1))
+    return QpsTable(columns, tuple(rows), base)
+
+
+def names_variants(tsv_text: str) -> bool:
+    """Whether a qps tsv's columns name x.<build>.<config> variants (some hand-made tables name
+    thread counts or products instead: they are evidence, not results)."""
+    names = re.findall(r"^(?:col-\d+ :|Relative to:) (\S+)\s*$", tsv_text, re.M)
+    return bool(names) and all(
+        (b := parse_build_name(n)).dbms is not None and b.version is not None and b.config for n in names)
+
+
+def _tsv_names(text: str, path: str) -> dict[int, str]:
+    names = {int(m[1]): m[2] for m in re.finditer(r"^col-(\d+) : (\S+)\s*$", text, re.M)}
+    if not names or sorted(names) != list(range(1, len(names) + 1)):
+        raise ParseError(path, 1, "no 'col-N : name' lines numbered 1..N", HINT)
+    return names
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,11 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
             meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
                            "parsed": [r for r in outcome if r["status"] == "parsed"],
                            "gaps": [r for r in outcome if r["status"] != "parsed"]}
+        score = {r["status"]: r["n"] for r in fetch_dicts(con, query("reproduction"), {"campaign": c["id"]})}
+        if score:
+            meta["reproduction"] = {
+                "total": sum(score.values()), "equal": score.get("equal", 0), "rounding": score.get("rounding", 0),
+                "misses": fetch_dicts(con, query("reproduction_misses"), {"campaign": c["id"]})}
         # The campaign's own comparisons against its base: every contributed campaign gets its chart.
         sections = [sec for server in servers for sec in comparison_sections(con, server, c["id"])]
         charts = [make_chart(con, d, f"campaign page {c['id']}") for _, defs in sections for d in defs]

@@ -6,7 +6,7 @@ import shutil
 import duckdb
 
 from ..db import fetch_dicts, query
-from ..paths import Paths
+from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
 from ..publish.swap import replace_path
 from .calibration_pages import render_calibration_page
@@ -28,6 +28,7 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     if not home.is_file():
         raise UserError(f"{paths.rel(home)} is missing: the home page's text")
     meta, body = split(home.read_text(), paths.rel(home))
+    meta["campaigns_by_server"] = campaigns_by_server(con)
     (out / "_index.md").write_text(page(meta, body))
     pages += 1
 
@@ -67,6 +68,25 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
 
     replace_path(out, paths.generated)
     return pages
+
+
+DBMS_NAMES = {"mysql": "MySQL", "fbmysql": "FB MySQL", "percona": "Percona Server", "mariadb": "MariaDB",
+              "postgres": "Postgres"}
+
+
+def campaigns_by_server(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """[{server, url, dbms: [{name, campaigns: [{id, title, date, url}]}]}], servers by id, newest first."""
+    out: list[dict] = []
+    for r in fetch_dicts(con, query("campaigns_by_server")):
+        if not out or out[-1]["server"] != r["server"]:
+            out.append({"server": r["server"], "url": server_url(r["server"]), "dbms": []})
+        groups = out[-1]["dbms"]
+        name = DBMS_NAMES.get(r["dbms"], r["dbms"])
+        if not groups or groups[-1]["name"] != name:
+            groups.append({"name": name, "campaigns": []})
+        groups[-1]["campaigns"].append({"id": r["id"], "title": r["title"], "date": str(r["date"]),
+                                        "url": campaign_url(r["id"])})
+    return out
 
 
 def kinds_section() -> str:

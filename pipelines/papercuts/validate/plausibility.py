@@ -35,14 +35,17 @@ def _median_without(values: list[float], i: int) -> float:
 
 
 def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
-    """A QPS 10× away from the median of the other builds' QPS for the same server, test and
-    threads is worth a second look (a misplaced decimal point, QPS for TPS, rows for Krows).
+    """A QPS 10× away from the median of the other builds' QPS for the same campaign, server, DBMS,
+    test and threads is worth a second look (a misplaced decimal point, QPS for TPS, rows for Krows).
+    Within one campaign and DBMS: campaigns, or Postgres and MySQL, may differ 40× by design.
 
     Sorting each group once makes this O(n log n): the leave-one-out median is read off the
     sorted list instead of being recomputed per row."""
+    dbms = {b["id"]: b["dbms"] for b in ds.rows["builds"]}
     peers = defaultdict(list)
     for r in ds.rows["results"]:
-        peers[(r["server"], r["microbenchmark"], r["range"], r["threads"])].append(r)
+        peers[(r["campaign"], r["server"], dbms.get(r["build"]), r["microbenchmark"], r["range"],
+               r["threads"])].append(r)
     for rows in peers.values():
         if len(rows) < 2:
             continue
@@ -54,7 +57,7 @@ def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
                 n = len(values) - 1
                 _warn(problems, r, "qps",
                       f"qps {r['qps']:g} is {r['qps'] / median:.3g}× the median {median:g} of the {n} other "
-                      f"result{'s' if n != 1 else ''} for this server, microbenchmark and thread count",
+                      f"result{'s' if n != 1 else ''} for this campaign, server, DBMS, microbenchmark and thread count",
                       "check the decimal point and the unit: queries vs transactions, rows vs Krows")
 
 

@@ -28,10 +28,11 @@ from ..parsers.errors import Gap, ParseError, read
 from ..parsers.mytools import parse_build_name, parse_test_file_name
 from ..paths import Paths
 from ..problems import Problems
+from .archive import load_archive
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
 RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence",
-              "calibration_evidence")
+              "calibration_evidence", "reproductions")
 
 
 def _iostat(text: str, path: str, meta: dict):
@@ -79,7 +80,8 @@ _PAPERCUTS_RUN = re.compile(
 _VARIANT_DIR = re.compile(r"(?P<build>[A-Za-z0-9][A-Za-z0-9_+-]*)\.(?P<config>[A-Za-z0-9][A-Za-z0-9_+-]*)")
 _LAYOUT_HINT = {
     "papercuts": "name raw files <test>.t<threads>.r<rep>.<tool>.txt inside <build>.<config>/ folders",
-    "mytools": "mytools trees hold x.<build>.<config>.pk<N>/ folders of sb.<kind>.<test>.range<R>.pk<N>.dop<T> files",
+    "mytools": "mytools archives hold qps.abs.<tag>.csv/.tsv, qps.rel.*, o.met.* summary tables and/or "
+               "x.<build>.<config>.pk<N>/ folders of sb.<kind>.<test>.range<R>.pk<N>.dop<T> files",
 }
 
 
@@ -124,11 +126,13 @@ def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], p
         return
     if not _safe_tree(raw, paths, problems):
         return
+    summaries = False
     if layout == "papercuts":
         runs, profiles = _papercuts_runs(raw, paths, problems)
     else:
         runs, profiles = _mytools_runs(raw, paths, problems)
-    if not runs and not profiles:
+        summaries = load_archive(raw, meta, paths, rows, problems)
+    if not runs and not profiles and not summaries:
         problems.error(paths.rel(raw), 1, 1, "raw/ holds no raw output Papercuts can read", _LAYOUT_HINT[layout])
         return
     ctx = _Context(meta, paths, rows, problems)

@@ -16,7 +16,8 @@ WITH per_run AS (
     GROUP BY ALL
 )
 SELECT v.*, b.base_build, b.base_config, base.value AS base_value,
-       CASE WHEN base.value > 0 THEN v.value / base.value END AS relative
+       -- a zero cost (no reads at all) has no ratio a log axis can draw: shown as a value, not a bar
+       CASE WHEN base.value > 0 AND v.value > 0 THEN v.value / base.value END AS relative
 FROM per_variant v
 JOIN builds vb ON vb.id = v.build
 JOIN campaign_bases b

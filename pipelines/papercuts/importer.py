@@ -1,0 +1,327 @@
+"""`papercuts import mytools SRC`: one server's folder of a Small Datum (mytools) archive becomes a
+raw campaign, byte for byte, with the catalog rows its tables name.
+
+Nothing is converted: the files are copied under raw/ and every build reads them again
+(validate/archive.py). The import only writes what a build cannot find in the files themselves:
+the campaign's provenance, the server, a thread count the tables do not say, and catalog rows for
+the builds (DBMS and version parsed from the build name), configs and microbenchmarks it meets.
+It never guesses: an unknown server or an unknown thread count is an error with its fix. The data
+folder is checked after the import and left as it was when the check fails.
+"""
+from __future__ import annotations
+
+import csv
+import filecmp
+import io
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .parsers.errors import Gap, ParseError, read
+from .parsers.mytools import BuildName, QpsTable, names_variants, parse_o_met, parse_qps_tsv
+from .paths import Paths
+from .problems import Problems, UserError
+from .validate.archive import _without_sections, summary_folders, thread_count
+from .validate.load import CAMPAIGN_DIR
+
+ENGINES = {"mysql": "innodb", "mariadb": "innodb", "percona": "innodb", "postgres": "postgres"}
+EDITIONS = {  # as bench/sysbench.lua/all_small.sh in mdcallag/mytools runs them
+    "pre": "run before the write-heavy tests (all_small.sh in mytools' bench/sysbench.lua)",
+    "warm": "a warm-up pass (all_small.sh in mytools' bench/sysbench.lua)",
+    "warmpre": "a 60-second warm-up pass before the .pre tests (all_small.sh in mytools' bench/sysbench.lua)",
+}
+_NAME_THREADS = re.compile(r"(?:^|\.)(\d+)u(?=\.|$)")
+SKIP = {".DS_Store"}
+
+
+@dataclass
+class Found:
+    """What the archive's tables name: builds, configs, tests, and each table's thread count."""
+
+    builds: dict[str, BuildName] = field(default_factory=dict)
+    configs: set[str] = field(default_factory=set)
+    tests: set[str] = field(default_factory=set)
+    threads: list[tuple[str, int, str]] = field(default_factory=list)  # (file, threads, where)
+    missing_threads: list[str] = field(default_factory=list)
+
+
+def _read_csv(path: Path) -> list[dict]:
+    if not path.is_file():
+        raise UserError(f"{path}: missing; --data must name a Papercuts data folder (with servers.csv, ...)")
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def _ids(rows: list[dict], key: str = "id") -> set[str]:
+    return {r[key] for r in rows}
+
+
+def resolve_server(servers: list[dict], name: str) -> str:
+    for row in servers:
+        if name == row["id"] or name in (row.get("aliases") or "").split(";"):
+            return row["id"]
+    known = ", ".join(sorted(r["id"] for r in servers))
+    raise UserError(f"unknown server '{name}' (known: {known}); add it to data/servers.csv "
+                    "(with the archive's name for it in aliases) and pass --server ID")
+
+
+def scan(raw: Path, meta: dict, say=print) -> Found:
+    """Parse the copied tables once to learn what they name (the build parses them again)."""
+    found = Found()
+
+    def names(table: QpsTable) -> None:
+        for n in (*table.columns, *([table.relative_to] if table.relative_to else [])):
+            found.builds.setdefault(n.build_id, n)
+            if n.config:
+                found.configs.add(n.config)
+        found.tests.update(r.test for r in table.rows)
+
+    for folder in summary_folders(raw):
+        mets = {}
+        for path in folder.met.values():
+            blocks = _parse(path, raw, parse_o_met)
+            mets[path.relative_to(raw).as_posix()] = (path, blocks)
+            for b in blocks:
+                if not b.prepare and b.threads is not None:
+                    found.tests.add(b.test)
+                    for row in b.absolute:
+                        found.builds.setdefault(row.variant.build_id, row.variant)
+                        if row.variant.config:
+                            found.configs.add(row.variant.config)
+        for files in (*folder.abs.values(), *folder.rel.values()):
+            for ext, path in sorted(files.items()):
+                if ext == "csv" or ext == "tsv.edit" and "tsv" in files:
+                    continue  # its .tsv names the same columns and tests; an edit is checked against it
+                if not names_variants(path.read_text(encoding="utf-8", errors="replace")):
+                    say(f"{path.relative_to(raw).as_posix()}: its columns do not name builds; kept as evidence")
+                    continue
+                text_fix = _without_sections if ext == "tsv.edit" else (lambda t: t)
+                table = _parse(path, raw, lambda t, shown, fix=text_fix: parse_qps_tsv(fix(t), shown))
+                names(table)
+                rel = path.relative_to(raw).as_posix()
+                t = thread_count(raw, path, mets, meta)
+                if t is None:
+                    found.missing_threads.append(rel)
+                else:
+                    found.threads.append((rel, *t))
+    return found
+
+
+def _parse(path: Path, raw: Path, parse):
+    try:
+        parsed = read(path, parse, path.relative_to(raw).as_posix())
+    except ParseError as e:
+        raise UserError(str(e), [e.problem]) from None
+    if isinstance(parsed, Gap):
+        raise UserError(f"{parsed.path}: {parsed.reason} file; remove it from the archive folder or regenerate it")
+    return parsed
+
+
+def _append(path: Path, rows: list[dict]) -> None:
+    """Add rows to a catalog under its own header, keeping its bytes (and line ends) as they are."""
+    if not rows:
+        return
+    data = path.read_bytes()
+    header = next(csv.reader(io.StringIO(data.decode("utf-8"))))
+    newline = "\r\n" if b"\r\n" in data else "\n"
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=header, lineterminator=newline, extrasaction="ignore")
+    for r in rows:
+        w.writerow(r)
+    prefix = b"" if data.endswith(b"\n") or not data else newline.encode()
+    path.write_bytes(data + prefix + out.getvalue().encode("utf-8"))
+
+
+def _toml(values: dict) -> str:
+    lines = []
+    for key, value in values.items():
+        if value is None:
+            continue
+        if isinstance(value, int) or re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(value)) and key == "date":
+            lines.append(f"{key} = {value}")
+        else:
+            lines.append(f"{key} = {json.dumps(value, ensure_ascii=False)}")
+    return "\n".join(lines) + "\n"
+
+
+def _copy_tree(src: Path, dst: Path) -> list[str]:
+    copied = []
+    for f in sorted(src.rglob("*")):
+        rel = f.relative_to(src)
+        if f.name in SKIP or any(p.startswith(".") for p in rel.parts):
+            continue
+        if f.is_symlink():
+            raise UserError(f"{f}: a symbolic link; copy the file it points to into the archive folder")
+        if f.is_dir():
+            continue
+        (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, dst / rel)
+        copied.append(rel.as_posix())
+    return copied
+
+
+def _same_tree(a: Path, b: Path) -> bool:
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    return files_a == files_b and all(filecmp.cmp(a / f, b / f, shallow=False) for f in files_a)
+
+
+def import_mytools(src: Path, data: Path, server: str, campaign: str, source: str | None = None,
+                   threads: int | None = None, title: str | None = None, engine: str | None = None,
+                   notes: str | None = None, say=print) -> Problems:
+    """Import one archive folder into data/campaigns/<campaign>/; returns the check's problems."""
+    src, data = src.resolve(), data.resolve()
+    if not src.is_dir():
+        raise UserError(f"{src}: not a folder; SRC is one server's folder of a mytools archive")
+    m = CAMPAIGN_DIR.fullmatch(campaign)
+    if not m:
+        raise UserError(f"--campaign '{campaign}' is not YYYY-MM-DD-name (lower-case letters, digits, '_', '-')")
+    catalogs = {name: _read_csv(data / f"{name}.csv")
+                for name in ("sources", "servers", "builds", "configs", "microbenchmarks")}
+    server_id = resolve_server(catalogs["servers"], server)
+    if source is not None and source not in _ids(catalogs["sources"]):
+        raise UserError(f"unknown source '{source}'; add a row to {data / 'sources.csv'} naming where the "
+                        "archive comes from (title, author, url), or leave --source out to add a stub")
+    source_id = source or f"mytools-{campaign}"
+    target = data / "campaigns" / campaign
+    # The archive's name: a server's subfolder (dec25.sb.gtid/pn53) is named with its archive.
+    label = src.name if "." in src.name else f"{src.parent.name}/{src.name}"
+    with tempfile.TemporaryDirectory(prefix=".import-", dir=data) as tmp:
+        raw = Path(tmp) / "raw"
+        copied = _copy_tree(src, raw)
+        found = scan(raw, {"_file": "campaign.toml"}, say)  # what the tables say alone
+        written_threads = _thread_counts(found, src, threads)
+        for rel, t, where in found.threads:
+            say(f"{rel}: {t} thread(s), from {where}")
+        toml = _toml({
+            "title": title or _title(found, server_id, label),
+            "source": source_id,
+            "contributor": f"Imported with papercuts import mytools from the archive folder {label}",
+            "date": m.group(1), "sysbench": "unknown", "server": server_id, "raw_layout": "mytools",
+            "threads": written_threads,
+            "notes": f"The files under raw/ are the archive folder {label} byte for byte; every build reads "
+                     "its tables again." + (f" {notes}" if notes else ""),
+        })
+        if target.exists():
+            return _unchanged(target, raw, toml, data, say)
+        additions = _catalog_rows(found, catalogs, source_id, label, engine, copied)
+        if source is None and source_id not in _ids(catalogs["sources"]):
+            additions["sources"] = [{"id": source_id, "title": f"mytools archive {src.name}", "author": "unknown",
+                                     "notes": f"Added by papercuts import mytools for {campaign}: name the author, "
+                                              "date and URL of the archive"}]
+        (Path(tmp) / "campaign.toml").write_text(toml, encoding="utf-8")
+        problems = _write_and_check(Path(tmp), target, data, additions, say)
+    say(f"imported {len(copied)} file(s) into {target}")
+    return problems
+
+
+def _title(found: Found, server: str, archive: str) -> str:
+    """What the tables hold, from the files alone: DBMS and version span, server, thread counts."""
+    from .render.site import DBMS_NAMES
+    from .versions import parse_version
+
+    spans = []
+    for dbms in sorted({b.dbms for b in found.builds.values() if b.dbms}):
+        versions = sorted({b.version for b in found.builds.values() if b.dbms == dbms and b.version},
+                          key=parse_version)
+        name = DBMS_NAMES.get(dbms, dbms)
+        spans.append(f"{name} {versions[0]}" if len(versions) == 1 else f"{name} {versions[0]} to {versions[-1]}")
+    threads = sorted({t for _, t, _ in found.threads})
+    counts = ", ".join(map(str, threads))
+    return f"{', '.join(spans)} on {server}, {counts} thread{'s' if threads != [1] else ''} ({archive})"
+
+
+def _thread_counts(found: Found, src: Path, threads: int | None) -> int | None:
+    """The thread count to write to campaign.toml for tables that do not say theirs, or None."""
+    if not found.threads and not found.missing_threads:
+        raise UserError(f"{src}: no qps.abs/qps.rel tables or o.met files; SRC is one server's folder of a "
+                        "mytools archive (or one of its dop<T>/ folders)")
+    if not found.missing_threads:
+        return None  # every table says its own: --threads is not needed and not written
+    hint = set(_NAME_THREADS.findall(src.name))
+    if threads is not None:
+        count, where = threads, "--threads"
+    elif len(hint) == 1:
+        count = int(hint.pop())
+        where = f"'{count}u' in the folder name {src.name}"
+    else:
+        raise UserError(f"cannot tell the thread count of {', '.join(found.missing_threads)}: no dop<T> in "
+                        "its o.met files, folder or name; pass --threads N (the sysbench --threads of the run)")
+    found.threads += [(f, count, where) for f in found.missing_threads]
+    return count
+
+
+def _unchanged(target: Path, raw: Path, toml: str, data: Path, say) -> Problems:
+    from .build import validate
+
+    if (target / "campaign.toml").is_file() and (target / "campaign.toml").read_text() == toml \
+            and (target / "raw").is_dir() and _same_tree(raw, target / "raw"):
+        say(f"{target}: already imported from these files; nothing changed")
+        return validate(Paths.make(data=str(data)))[1]
+    raise UserError(f"{target} exists with other content; remove it or choose another --campaign")
+
+
+def _write_and_check(staged: Path, target: Path, data: Path, additions: dict[str, list[dict]], say) -> Problems:
+    """Move the staged campaign in, add the catalog rows, check; put everything back on failure."""
+    from .build import validate
+
+    backups = {name: (data / f"{name}.csv").read_bytes() for name in additions}
+    try:
+        for name, rows in additions.items():
+            _append(data / f"{name}.csv", rows)
+        target.parent.mkdir(exist_ok=True)
+        shutil.move(str(staged), str(target))
+        staged.mkdir()  # TemporaryDirectory removes it on exit
+        for name, rows in additions.items():
+            for r in rows:
+                say(f"added to {name}.csv: {r.get('id') or r.get('name')}")
+        _, problems = validate(Paths.make(data=str(data)))
+        if problems.errors:
+            raise _Failed(problems)
+    except BaseException:
+        for name, content in backups.items():
+            (data / f"{name}.csv").write_bytes(content)
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    return problems
+
+
+class _Failed(UserError):
+    def __init__(self, problems: Problems) -> None:
+        super().__init__("the imported campaign does not pass papercuts check; nothing was changed",
+                         problems.sorted())
+
+
+def _catalog_rows(found: Found, catalogs: dict[str, list[dict]], source: str, archive: str,
+                  engine: str | None, copied: list[str]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {"builds": [], "configs": [], "microbenchmarks": []}
+    builds, configs = _ids(catalogs["builds"]), _ids(catalogs["configs"])
+    for build_id, name in sorted(found.builds.items()):
+        if build_id in builds:
+            continue
+        dbms_engine = engine or ("myrocks" if "rocks" in name.build else ENGINES.get(name.dbms or ""))
+        if name.dbms is None or name.version is None or dbms_engine is None:
+            raise UserError(f"'{name.text}' in {archive}: cannot tell the DBMS, version or engine from the build "
+                            "name; add the build to builds.csv first (or pass --engine for fbmysql builds)")
+        rerun = f" The archive suffixes it .{name.rerun}: a run apart from .pk{name.pk}." if name.rerun else ""
+        out["builds"].append({"id": build_id, "dbms": name.dbms, "engine": dbms_engine, "version": name.version,
+                              "notes": f"Parsed from the mytools build name {name.text} in {archive}.{rerun}",
+                              "source": source})
+        builds.add(build_id)
+    for config in sorted(found.configs - configs):
+        cnf = [f for f in copied if f.endswith(config) or f".{config}_" in f]
+        kept = f" Its my.cnf is kept under raw/ ({', '.join(cnf)})." if cnf else " Its settings are not in the archive."
+        out["configs"].append({"id": config, "notes": f"The configuration named {config} in {archive}.{kept}",
+                               "source": source})
+    known = {r["name"]: r for r in catalogs["microbenchmarks"]}
+    for test in sorted(found.tests - set(known)):
+        base, _, edition = test.partition(".")
+        if base not in known or edition not in EDITIONS:
+            raise UserError(f"microbenchmark '{test}' in {archive} is not in microbenchmarks.csv and is not an "
+                            f"edition ({', '.join('.' + e for e in EDITIONS)}) of one that is; add it first")
+        row = dict(known[base])
+        row.update(name=test, description=f"{known[base]['description']} The .{edition} edition: {EDITIONS[edition]}.")
+        out["microbenchmarks"].append(row)
+    return {k: v for k, v in out.items() if v}

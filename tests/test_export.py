@@ -1,0 +1,75 @@
+"""`papercuts export`: derived tables as CSV or Parquet, read back with a real DuckDB."""
+from __future__ import annotations
+
+import csv
+
+import duckdb
+import pytest
+
+from papercuts.export import export
+from papercuts.paths import PROJECT, Paths
+from papercuts.problems import UserError
+
+LATIN = PROJECT / "data" / "campaigns" / "2026-04-03-pn53-mariadb-latin1" / "raw" / "qps.abs.latest.csv"
+RQPS_COLUMNS = ["campaign", "server", "threads", "microbenchmark", "range", "variant", "base_variant",
+                "qps", "base_qps", "rqps"]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("export")
+    paths = Paths.make()
+    return {name: export(paths, table, str(out / name) + ("/" if name.endswith("/") else ""))
+            for name, table in (("rqps.csv", "rqps"), ("rqps.parquet", "rqps"), ("rqps/", "rqps"),
+                                ("results.csv", "results"), ("summaries.csv", "summaries"))}
+
+
+def test_rqps_csv_has_the_promised_columns_at_full_precision(exported):
+    path, rows = exported["rqps.csv"]
+    with open(path, newline="") as f:
+        table = list(csv.DictReader(f))
+    assert len(table) == rows > 8000
+    assert set(RQPS_COLUMNS) <= set(table[0])
+    # hot-points of the MariaDB 10.2.44 build against 10.2.30 on pn53, from the archive's first line
+    first = LATIN.read_text().splitlines()[0].split(",")
+    row = next(r for r in table if r["campaign"] == "2026-04-03-pn53-mariadb-latin1"
+               and r["variant"] == "ma100244_rel_withdbg.z12a_c8r32" and r["microbenchmark"] == "hot-points")
+    assert row["base_variant"] == "ma100230_rel_withdbg.z12a_c8r32"
+    assert (float(row["qps"]), float(row["base_qps"])) == (float(first[2]), float(first[1]))
+    assert float(row["rqps"]) == float(first[2]) / float(first[1])  # not rounded
+    published = [r for r in table if r["origin"] == "published"]
+    assert published and all(r["qps"] == "" and float(r["rqps"]) > 0 for r in published)
+
+
+def test_parquet_and_partitioned_parquet_hold_the_same_rows(exported):
+    csv_path, rows = exported["rqps.csv"]
+    con = duckdb.connect()
+    flat = con.execute(f"SELECT count(*), sum(rqps) FROM '{exported['rqps.parquet'][0]}'").fetchone()
+    folder = exported["rqps/"][0]
+    parts = sorted(p.relative_to(folder).parts[:2] for p in folder.rglob("*.parquet"))
+    assert ("server=pn53", "dbms=mariadb") in parts and all(a.startswith("server=") and b.startswith("dbms=")
+                                                            for a, b in parts)
+    hive = con.execute(f"SELECT count(*), sum(rqps) FROM read_parquet('{folder}/**/*.parquet', "
+                       "hive_partitioning = true)").fetchone()
+    from_csv = con.execute(f"SELECT count(*), sum(rqps) FROM read_csv('{csv_path}')").fetchone()
+    assert flat[0] == hive[0] == from_csv[0] == rows
+    assert flat[1] == pytest.approx(hive[1]) == pytest.approx(from_csv[1])
+
+
+def test_results_and_summaries_export(exported):
+    path, rows = exported["results.csv"]
+    with open(path, newline="") as f:
+        table = list(csv.DictReader(f))
+    assert len(table) == rows and {"file", "line", "qps", "dbms", "variant"} <= set(table[0])
+    _, summaries = exported["summaries.csv"]
+    assert summaries > 0
+
+
+@pytest.mark.parametrize("table, out, message", [
+    ("nope", "x.csv", "unknown table 'nope'; export one of: results, rqps, summaries"),
+    ("rqps", "x.txt", "name a .csv or .parquet file"),
+])
+def test_bad_arguments_are_clear_errors(tmp_path, table, out, message):
+    with pytest.raises(UserError, match=message):
+        export(Paths.make(), table, str(tmp_path / out))
+    assert not list(tmp_path.iterdir())

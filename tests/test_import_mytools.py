@@ -1,0 +1,212 @@
+"""`papercuts import mytools` and the summary tables it keeps, read from real archives.
+
+The archives are the byte-for-byte copies shipped under data/campaigns/*/raw (from mdcallag/mytools,
+see each campaign's source row); every expected number is read from those files here, not typed in.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from datadir import FILES, database, write_data
+from papercuts.build import validate
+from papercuts.importer import import_mytools
+from papercuts.parsers.mytools import parse_build_name
+from papercuts.paths import PROJECT, Paths
+from papercuts.problems import UserError
+
+ARCHIVES = PROJECT / "data" / "campaigns"
+LATIN = ARCHIVES / "2026-04-03-pn53-mariadb-latin1" / "raw"  # apr26.pn53.sb.ma.latin, 1 thread
+HETZ48 = ARCHIVES / "2025-10-08-ax162-s-mariadb-1-to-48-threads" / "raw"  # qps.rel.*.<T>u.tsv only
+CAMPAIGN = "2026-04-03-box-latin"
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    """A small data folder: one server `box` (alias c8r32), the project's sources and tests."""
+    root = write_data(tmp_path / "data", {"campaigns/2026-01-02-test/campaign.toml": None,
+                                          "campaigns/2026-01-02-test/results.csv": None})
+    for name in ("sources.csv", "microbenchmarks.csv"):
+        shutil.copy(PROJECT / "data" / name, root / name)
+    with open(root / "sources.csv", "a") as f:
+        f.write(FILES["sources.csv"].splitlines()[1] + ",,,\n")
+    return root
+
+
+def digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def run(src: Path, data: Path, **kw):
+    lines: list[str] = []
+    problems = import_mytools(src, data, kw.pop("server", "c8r32"), kw.pop("campaign", CAMPAIGN),
+                              say=lines.append, **kw)
+    return problems, lines
+
+
+def test_a_real_archive_is_imported_byte_for_byte_with_its_catalog_rows(data):
+    problems, said = run(LATIN, data)
+    assert problems.errors == []
+    target = data / "campaigns" / CAMPAIGN
+    originals = sorted(p.relative_to(LATIN) for p in LATIN.rglob("*") if p.is_file())
+    assert sorted(p.relative_to(target / "raw") for p in (target / "raw").rglob("*") if p.is_file()) == originals
+    for rel in originals:
+        assert (target / "raw" / rel).read_bytes() == (LATIN / rel).read_bytes()
+    meta = tomllib.loads((target / "campaign.toml").read_text())
+    assert meta["server"] == "box" and meta["raw_layout"] == "mytools" and str(meta["date"]) == "2026-04-03"
+    assert "threads" not in meta  # every table says its own, so none is written
+    assert any("1 thread(s), from o.met.latest line" in s for s in said)
+    builds = (data / "builds.csv").read_text()
+    assert "ma100230_rel_withdbg,mariadb,innodb,10.2.30," in builds
+    assert "ma130000_rel_withdbg,mariadb,innodb,13.0.0," in builds
+    configs = (data / "configs.csv").read_text().splitlines()
+    assert {"z12a_c8r32", "z12b_c8r32"} <= {line.split(",")[0] for line in configs}
+    catalog = (data / "microbenchmarks.csv").read_text().splitlines()[1:]
+    editions = {line.split(",")[0]: line.split(",")[1] for line in catalog}
+    assert editions["scan.warmpre"] == "range" and editions["points-covered-si.warm"] == "point"
+
+
+def test_results_come_from_the_original_lines(data):
+    run(LATIN, data)
+    con = database(data)
+    first = (LATIN / "qps.abs.latest.csv").read_text().splitlines()[0].split(",")  # hot-points_range=100,...
+    got = con.execute("SELECT qps, cpu_per_op, file, line FROM results WHERE build = 'ma100230_rel_withdbg' "
+                      "AND microbenchmark = 'hot-points' AND threads = 1").fetchall()
+    met = (LATIN / "o.met.latest").read_text().split("sb.met.hot-points.range100.pk1.dop1\n", 1)[1]
+    cpu = float(met.splitlines()[2].split("\t")[0])  # first absolute row: the first build
+    assert got == [(float(first[1]), cpu, f"data/campaigns/{CAMPAIGN}/raw/qps.abs.latest.csv", 1)]
+    # A test only the o.met file has gets its o/s as QPS, but not scan (o/s counts scans, not Krows/s).
+    warm = (LATIN / "o.met.latest").read_text().split("sb.met.points-covered-si.warm.range100.pk1.dop1\n", 1)[1]
+    ops = float(warm.splitlines()[2].split("\t")[-2])
+    assert con.execute("SELECT qps FROM results WHERE build = 'ma100230_rel_withdbg' "
+                       "AND microbenchmark = 'points-covered-si.warm'").fetchall() == [(ops,)]
+    assert con.execute("SELECT count(*) FROM results WHERE microbenchmark = 'scan.warmpre'").fetchone() == (0,)
+
+
+def test_every_published_ratio_is_reproduced_from_the_abs_table(data):
+    run(LATIN, data)
+    con = database(data)
+    rel = [line.split(",") for line in (LATIN / "qps.rel.latest.csv").read_text().splitlines() if line]
+    cells = sum(len(r) - 1 for r in rel)
+    assert con.execute("SELECT status, count(*) FROM reproductions GROUP BY ALL").fetchall() == [("equal", cells)]
+
+
+def test_a_published_ratio_that_the_qps_do_not_give_is_a_warning_with_both_values(data, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    lines = (src / "qps.rel.latest.csv").read_text().splitlines()
+    cells = lines[1].split(",")
+    cells[2] = f"{float(cells[2]) + 0.05:.2f}"  # the planted misprint
+    lines[1] = ",".join(cells)
+    (src / "qps.rel.latest.csv").write_text("\n".join(lines) + "\n")
+    problems, _ = run(src, data)
+    assert problems.errors == []
+    hits = [p for p in problems.items if p.path.endswith("qps.rel.latest.csv") and p.line == 2]
+    assert len(hits) == 1 and hits[0].severity == "warning"
+    assert f"published rQPS {cells[2]}" in hits[0].message and "(differs)" in hits[0].message
+    con = database(data)
+    assert con.execute("SELECT line, \"column\", published FROM reproductions WHERE status = 'differs'"
+                       ).fetchall() == [(2, 2, float(cells[2]))]
+
+
+def test_overlapping_tables_merge_when_they_agree_and_are_refused_where_they_differ(data, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    for ext in ("csv", "tsv"):  # a subset edition: the same numbers under another tag
+        shutil.copy(src / f"qps.abs.latest.{ext}", src / f"qps.abs.sub.{ext}")
+    problems, _ = run(src, data)
+    assert problems.errors == []
+    shutil.rmtree(data / "campaigns" / CAMPAIGN)
+    lines = (src / "qps.abs.sub.csv").read_text().splitlines()
+    lines[4] = lines[4].replace(",", ",1", 1)  # one QPS that differs from qps.abs.latest.csv
+    (src / "qps.abs.sub.csv").write_text("\n".join(lines) + "\n")
+    before = digest(data)
+    with pytest.raises(UserError) as e:
+        run(src, data)
+    errors = [p for p in e.value.problems if p.severity == "error"]
+    assert [(Path(p.path).name, p.line) for p in errors] == [("qps.abs.sub.csv", 5)]
+    assert "overlapping tables must agree" in errors[0].hint
+    assert digest(data) == before  # nothing half-written
+
+
+def test_reimporting_the_same_folder_changes_nothing(data):
+    run(LATIN, data)
+    before = digest(data)
+    problems, said = run(LATIN, data)
+    assert problems.errors == [] and digest(data) == before
+    assert any("nothing changed" in s for s in said)
+
+
+def test_an_unknown_server_is_an_error_with_the_fix_and_nothing_is_written(data):
+    before = digest(data)
+    with pytest.raises(UserError, match="unknown server 'pn53'.*--server"):
+        run(LATIN, data, server="pn53")
+    assert digest(data) == before
+
+
+def test_a_thread_count_is_never_guessed(data, tmp_path):
+    src = tmp_path / "archive"  # the abs table alone: no o.met, no dop folder, no <T>u in any name
+    src.mkdir()
+    for ext in ("csv", "tsv"):
+        shutil.copy(LATIN / f"qps.abs.latest.{ext}", src / f"qps.abs.latest.{ext}")
+    before = digest(data)
+    with pytest.raises(UserError, match="--threads"):
+        run(src, data)
+    assert digest(data) == before
+    problems, said = run(src, data, threads=8)
+    assert problems.errors == []
+    assert tomllib.loads((data / "campaigns" / CAMPAIGN / "campaign.toml").read_text())["threads"] == 8
+    assert database(data).execute("SELECT DISTINCT threads FROM results").fetchall() == [(8,)]
+
+
+def test_relative_only_tables_are_published_ratios_at_the_thread_count_their_name_gives(data):
+    with open(data / "servers.csv", "a") as f:
+        f.write("hetz,hetz48,,,src\n")
+    problems, said = run(HETZ48, data, server="hetz48", campaign="2025-10-08-hetz")
+    assert problems.errors == []
+    con = database(data)
+    threads = sorted(int(m) for p in HETZ48.glob("qps.rel.*u.tsv") for m in re.findall(r"\.(\d+)u\.tsv$", p.name))
+    assert [t for (t,) in con.execute("SELECT DISTINCT threads FROM relative ORDER BY 1").fetchall()] == threads
+    table = (HETZ48 / "qps.rel.ma106.12u.tsv").read_text()
+    base = re.search(r"Relative to: x\.(\w+)\.(\w+)\.pk1", table)
+    first = next(line for line in table.splitlines() if line.endswith("hot-points_range=100")).split("\t")
+    assert con.execute("SELECT base_build, base_config, rqps FROM relative WHERE threads = 12 AND build = "
+                       "'ma101114_rel_withdbg' AND microbenchmark = 'hot-points'").fetchall() == [
+        (base[1], base[2], float(first[0]))]
+
+
+def test_an_edited_copy_that_differs_from_its_table_is_a_warning_at_its_line(data, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    text = (src / "qps.rel.latest.tsv.edit").read_text()
+    (src / "qps.rel.latest.tsv.edit").write_text(text.replace("\tpoint-query_range=100", "\tpoint-queryx_range=100"))
+    problems, _ = run(src, data)
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if x.endswith("\tpoint-query_range=100"))
+    hits = [p for p in problems.items if p.path.endswith(".tsv.edit")]
+    assert [(p.line, p.severity) for p in hits] == [(line, "warning")] and "no such row" in hits[0].message
+
+
+@pytest.mark.parametrize("name, build_id, version", [
+    ("x.ma110803_ent.z12b_c32r128.pk1.v2", "ma110803_ent-v2", "11.8.3"),  # a re-run keeps its own id
+    ("x.pg18b1git_o2nofp.x10b_c32r128.pk1", "pg18b1git_o2nofp", "18beta1"),  # b1 is beta1
+    ("x.ma110803_ent.z12b_c32r128.pk1", "ma110803_ent", "11.8.3"),
+])
+def test_archive_build_names(name, build_id, version):
+    b = parse_build_name(name)
+    assert (b.build_id, b.version, b.config) == (build_id, version, name.split(".")[2])
+
+
+def test_the_shipped_corpus_reproduces_every_published_ratio():
+    ds, problems = validate(Paths.make())
+    statuses = {r["status"] for r in ds.rows["reproductions"]}
+    assert len(ds.rows["reproductions"]) > 7000 and statuses == {"equal"}
+    assert len({r["campaign"] for r in ds.rows["reproductions"]}) >= 18
