@@ -66,7 +66,7 @@ def test_results_and_summaries_export(exported):
 
 
 @pytest.mark.parametrize("table, out, message", [
-    ("nope", "x.csv", "unknown table 'nope'; export one of: results, rqps, summaries"),
+    ("nope", "x.csv", "unknown table .nope.; export one of: change_points, results, rqps, summaries"),
     ("rqps", "x.txt", "name a .csv or .parquet file"),
 ])
 def test_bad_arguments_are_clear_errors(tmp_path, table, out, message):

@@ -64,9 +64,18 @@ SERVERS = Table("servers", "servers.csv", (
     _c("source", "id", True, refers="sources"),
 ), key=("id",))
 
+# How the site names each DBMS of builds.csv.
+DBMS_NAMES = {"mysql": "MySQL", "fbmysql": "FB MySQL", "percona": "Percona Server", "mariadb": "MariaDB",
+              "postgres": "Postgres"}
+
+
+def dbms_name(dbms: str) -> str:
+    return DBMS_NAMES.get(dbms, dbms)
+
+
 BUILDS = Table("builds", "builds.csv", (
     _c("id", "id", True),
-    _c("dbms", "enum", True, choices=("mysql", "fbmysql", "percona", "mariadb", "postgres")),
+    _c("dbms", "enum", True, choices=tuple(DBMS_NAMES)),
     _c("engine", "id", True), _c("version", "version", True), _c("compiler", "text"),
     _c("flags", "text"), _c("git_hash", "text"), _c("notes", "text"),
     _c("source", "id", True, refers="sources"),

@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .contract import dbms_name
 from .parsers.errors import Gap, ParseError, read
 from .parsers.mytools import BuildName, QpsTable, names_variants, parse_o_met, parse_qps_tsv
 from .paths import Paths
@@ -219,14 +220,13 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
 
 def _title(found: Found, server: str, archive: str) -> str:
     """What the tables hold, from the files alone: DBMS and version span, server, thread counts."""
-    from .render.site import DBMS_NAMES
     from .versions import parse_version
 
     spans = []
     for dbms in sorted({b.dbms for b in found.builds.values() if b.dbms}):
         versions = sorted({b.version for b in found.builds.values() if b.dbms == dbms and b.version},
                           key=parse_version)
-        name = DBMS_NAMES.get(dbms, dbms)
+        name = dbms_name(dbms)
         spans.append(f"{name} {versions[0]}" if len(versions) == 1 else f"{name} {versions[0]} to {versions[-1]}")
     threads = sorted({t for _, t, _ in found.threads})
     counts = ", ".join(map(str, threads))

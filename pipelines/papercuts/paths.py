@@ -97,6 +97,14 @@ def campaign_url(campaign_id: str) -> str:
     return f"/campaigns/{campaign_id}/"
 
 
+def ladder_slug(server: str, dbms: str, threads: int) -> str:
+    return f"{server}-{dbms}-{threads}"
+
+
+def ladder_url(server: str, dbms: str, threads: int) -> str:
+    return f"/ladders/{ladder_slug(server, dbms, threads)}/"
+
+
 def calibration_url(calibration_id: str | None = None) -> str:
     """The calibration page, or one calibration's entry on it."""
     return "/calibration/" + (f"#{calibration_id}" if calibration_id else "")

@@ -11,6 +11,7 @@ from ..paths import VERBATIM, Paths, campaign_url, investigation_url, server_url
 from .bundle import write_bundle
 from .charts import make_chart
 from .frontmatter import page
+from .ladder_links import ladder_links
 from .servers import comparison_sections
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
@@ -47,6 +48,7 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
                                for i in investigations if c["id"] in i["campaigns"]],
             # Shown as preformatted text, escaped by the template: never Markdown or shortcodes.
             "readme": c["readme"] or "",
+            "ladders": ladder_links(con, campaign=c["id"]),
         }
         if c["raw_layout"]:
             outcome = fetch_dicts(con, query("raw_outcome"), {"campaign": c["id"]})

@@ -7,11 +7,20 @@ from dataclasses import dataclass
 import duckdb
 
 from ..problems import UserError
-from . import calibration_charts, comparison_charts, cost_charts, profile_charts, repetition_charts, tables
+from . import (
+    calibration_charts,
+    comparison_charts,
+    cost_charts,
+    ladder_charts,
+    profile_charts,
+    repetition_charts,
+    tables,
+)
 from .registry import KINDS
 
 # The modules whose @chart_kind functions fill the registry when imported.
-KIND_MODULES = (comparison_charts, calibration_charts, cost_charts, profile_charts, repetition_charts)
+KIND_MODULES = (comparison_charts, calibration_charts, cost_charts, profile_charts, repetition_charts,
+                ladder_charts)
 
 
 @dataclass

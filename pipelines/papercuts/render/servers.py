@@ -10,6 +10,7 @@ from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
 from .charts import make_chart
+from .ladder_links import ladder_links
 from .selection import natural, slug
 
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
@@ -112,6 +113,7 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
                       for c in fetch_dicts(con, query("server_campaigns"), {"server": sid})],
         "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
                            for i in investigations if sid in i["servers"]],
+        "ladders": ladder_links(con, server=sid),
         "charts": [c.front_matter() for c in charts],
         # Headings quote contributed titles: data for the layout, never Markdown.
         "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections],

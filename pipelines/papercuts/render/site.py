@@ -5,6 +5,7 @@ import shutil
 
 import duckdb
 
+from ..contract import dbms_name
 from ..db import fetch_dicts, query
 from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
@@ -14,6 +15,7 @@ from .campaigns import render_campaigns
 from .charts import KINDS
 from .frontmatter import page, split
 from .investigations import render_investigation
+from .ladder_pages import render_ladders
 from .servers import render_server
 
 
@@ -50,6 +52,7 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
 
     pages += render_campaigns(con, paths, out, investigations)
     pages += render_calibration_page(con, paths, out)
+    pages += render_ladders(con, out)
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
                                     ("servers", "Servers", ["html"])):
@@ -70,10 +73,6 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     return pages
 
 
-DBMS_NAMES = {"mysql": "MySQL", "fbmysql": "FB MySQL", "percona": "Percona Server", "mariadb": "MariaDB",
-              "postgres": "Postgres"}
-
-
 def campaigns_by_server(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """[{server, url, dbms: [{name, campaigns: [{id, title, date, url}]}]}], servers by id, newest first."""
     out: list[dict] = []
@@ -81,7 +80,7 @@ def campaigns_by_server(con: duckdb.DuckDBPyConnection) -> list[dict]:
         if not out or out[-1]["server"] != r["server"]:
             out.append({"server": r["server"], "url": server_url(r["server"]), "dbms": []})
         groups = out[-1]["dbms"]
-        name = DBMS_NAMES.get(r["dbms"], r["dbms"])
+        name = dbms_name(r["dbms"])
         if not groups or groups[-1]["name"] != name:
             groups.append({"name": name, "campaigns": []})
         groups[-1]["campaigns"].append({"id": r["id"], "title": r["title"], "date": str(r["date"]),

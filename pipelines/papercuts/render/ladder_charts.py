@@ -1,0 +1,71 @@
+"""The ladder chart: group medians and the shared drift along a version ladder, changes marked."""
+from __future__ import annotations
+
+from ..db import fetch_dicts, query
+from ..problems import UserError
+from . import tables
+from .registry import Drawn, chart_kind
+
+COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "change", "ring"]
+
+
+@chart_kind("ladder", "ladder",
+            doc="Median rQPS of each group and the shared drift along a version ladder, change points marked.")
+def ladder(con, d, where):
+    rows = fetch_dicts(con, query("ladder_lines"), {"ladder": d["ladder"]})
+    if not rows:
+        raise UserError(f"{where}: no ladder '{d['ladder']}'")
+    steps = {(c["series"], c["position"]): c["change"] for c in fetch_dicts(
+        con, "SELECT series, position, change FROM change_points WHERE ladder = $ladder AND kind <> 'series'",
+        {"ladder": d["ladder"]})}
+    for r in rows:
+        r["change"] = steps.get((r["series"], r["position"]))
+        r["ring"] = int(r["change"] is not None)
+    variants = [r["variant"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
+    # The axis reads as versions; a version with two builds or configs keeps the variant's name.
+    versions = [r["version"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
+    shown = {v: (ver if versions.count(ver) == 1 else f"{ver} ({v})")
+             for v, ver in zip(variants, versions, strict=True)}
+    for r in rows:
+        r["build"] = shown[r["variant"]]
+    series = sorted({r["series"] for r in rows})
+    table = tables.table([("build", False), *((s, True) for s in series)],
+                         [[tables.cell(v), *(tables.cell(_cell(rows, s, v)) for s in series)] for v in variants])
+    return Drawn(rows, ladder_spec(d["title"], rows, [shown[v] for v in variants]), table, COLUMNS)
+
+
+def _cell(rows: list[dict], series: str, variant: str) -> str:
+    r = next((r for r in rows if r["series"] == series and r["variant"] == variant), None)
+    if r is None:
+        return ""
+    mark = f" (step {r['change']:+.0%})" if r["change"] is not None else ""
+    return f"{r['rqps']:.2f}{mark}"
+
+
+def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
+    from .specs import _base
+
+    spec = _base(title, rows, "Median rQPS per group and the shared drift along the builds, "
+                              "relative to the first build; large rings start a change.")
+    spec["width"] = {"step": 56}
+    spec["height"] = 260
+    x = {"field": "build", "type": "ordinal", "sort": variants, "title": None,
+         "axis": {"labelAngle": -40, "labelLimit": 180}}
+    y = {"field": "rqps", "type": "quantitative", "title": "relative to the first build (log)",
+         "scale": {"type": "log", "nice": False}, "axis": {"format": "~g"}}
+    colour = {"field": "series", "type": "nominal", "title": "series", "scale": {"scheme": "tableau10"}}
+    tooltip = [{"field": "series"}, {"field": "variant", "title": "build.config"}, {"field": "version"},
+               {"field": "rqps", "title": "rQPS", "format": ".3f"}, {"field": "n", "title": "microbenchmarks"},
+               {"field": "change", "title": "change from the previous segment", "format": "+.1%"}]
+    # One symbol per build and line, a large ring where a change starts: sized by a field, as a
+    # filter or a condition would need a predicate or an expression in the spec.
+    ring = {"field": "ring", "type": "quantitative", "legend": None}
+    spec["layer"] = [
+        {"mark": {"type": "line"}, "encoding": {"x": x, "y": y, "color": colour}},
+        {"mark": {"type": "point", "filled": False},
+         "encoding": {"x": x, "y": y, "color": colour, "tooltip": tooltip,
+                      "size": {**ring, "scale": {"domain": [0, 1], "range": [20, 260]}},
+                      "strokeWidth": {**ring, "scale": {"domain": [0, 1], "range": [1.5, 2.5]}}}},
+        {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]}, "encoding": {"y": {"datum": 1}}},
+    ]
+    return spec

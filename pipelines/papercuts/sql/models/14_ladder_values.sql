@@ -1,0 +1,32 @@
+-- Every value a version ladder is made of (derive/ladders.py): measured QPS per variant
+-- (repetitions averaged, with the spread of their logs), or published rQPS with its base as 1.
+-- A ladder is one campaign, server, DBMS, engine, config family and thread count; the config
+-- family is the config id without mytools' template token (z12a_c8r32 and z12b_c8r32 are one
+-- family, z12a_gtid_c32r128 another), so that a template bump does not split a ladder.
+CREATE TABLE ladder_values AS
+WITH runs AS (
+    SELECT campaign, server, build, config, microbenchmark, "range", threads,
+           avg(qps) AS value, count(*) AS repetitions,
+           CASE WHEN count(*) > 1 THEN var_samp(ln(qps)) END AS log_var
+    FROM results
+    GROUP BY ALL
+), published AS (
+    SELECT campaign, server, build, config, microbenchmark, "range", threads, rqps AS value,
+           1 AS repetitions, NULL::DOUBLE AS log_var
+    FROM relative
+    UNION
+    SELECT DISTINCT campaign, server, base_build, base_config, microbenchmark, "range", threads, 1.0, 1,
+           NULL::DOUBLE
+    FROM relative
+), v AS (
+    SELECT * FROM runs
+    UNION ALL
+    SELECT p.* FROM published p
+    WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.campaign = p.campaign AND r.server = p.server
+                      AND r.threads = p.threads)
+)
+SELECT v.*, b.dbms, b.engine, b.version, b.version_key, m."group",
+       regexp_replace(v.config, '^[xz][0-9]+[a-z]*_', '') AS family
+FROM v
+JOIN builds b ON b.id = v.build
+JOIN microbenchmarks m ON m.name = v.microbenchmark;

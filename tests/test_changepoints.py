@@ -1,0 +1,81 @@
+"""Change points along version ladders: known answers on planted series, and the real nov25 ladder."""
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+from papercuts.derive.changepoints import detect, segment
+from papercuts.paths import PROJECT
+from papercuts.synthetic_ladders import ladder
+
+NOV25 = PROJECT / "data" / "campaigns" / "2025-11-28-pn53-mysql-5-6-to-9-5" / "raw"
+
+
+def flat_ladder(rng: random.Random, builds: int, n: int = 30, noise: float = 0.02) -> dict[str, list[float]]:
+    return {f"s{i}": [1000 * math.exp(rng.gauss(0, noise)) for _ in range(builds)] for i in range(n)}
+
+
+def test_a_planted_step_is_found_between_the_right_builds_with_its_sign_and_size():
+    rng = random.Random(7)
+    series = flat_ladder(rng, 10)
+    series["s3"] = [v * (0.8 if b >= 6 else 1.0) for b, v in enumerate(series["s3"])]  # -20 % at build 6
+    groups = {name: ("point", "range", "write")[i % 3] for i, name in enumerate(series)}
+    changes, sigma, _ = detect(series, groups)
+    own = [c for c in changes if c.series == "s3"]
+    assert [(c.index, c.change < 0) for c in own] == [(6, True)]
+    assert own[0].change == pytest_approx(-0.2, 0.03) and own[0].pvalue < 0.002
+    assert 0.01 < sigma < 0.03  # the 2 % noise, estimated from the data
+    assert [c for c in changes if c.series not in ("s3",)] == []  # nothing else, not the medians
+
+
+def pytest_approx(value: float, tol: float):
+    import pytest
+    return pytest.approx(value, abs=tol)
+
+
+def test_noise_alone_gives_no_change_points():
+    rng = random.Random(3)
+    found = sum(len(detect(flat_ladder(rng, 8), {})[0]) for _ in range(20))
+    assert found <= 6  # 600 flat series: at most 1 false alarm per 100
+
+
+def test_a_step_every_series_shares_is_drift_not_thirty_regressions():
+    rng = random.Random(5)
+    series = {name: [v * (0.85 if b >= 4 else 1.0) for b, v in enumerate(xs)]
+              for name, xs in flat_ladder(rng, 8).items()}
+    groups = {name: "point" for name in series}
+    changes, _, drift = detect(series, groups)
+    assert {c.series for c in changes} == {"drift: all", "median: point"}
+    assert all(c.index == 4 and c.change < -0.1 for c in changes)
+    assert drift[4] - drift[3] == pytest_approx(math.log(0.85), 0.02)
+
+
+def test_segmentation_finds_two_steps_in_one_series():
+    values = [0.0] * 5 + [0.3] * 5 + [0.1] * 5
+    assert [k for k, _, _ in segment(values, 0.02)] == [5, 10]
+
+
+def test_synthetic_ladders_are_labelled_and_carry_their_steps():
+    lad = ladder(random.Random(1), 8, 0.10, 3)
+    assert all(name.startswith("synthetic-") for name in lad.series) and lad.steps and lad.spread
+
+
+def test_the_real_nov25_ladder_finds_the_5_7_to_8_0_step_on_the_drift(site):
+    """Seed 002: most of the loss from 5.6 to 8.0 is many small regressions arriving at 5.7 and
+    8.0 in every microbenchmark, which is what the shared drift and the group medians show."""
+    import duckdb
+
+    con = duckdb.connect(str(site.db), read_only=True)
+    rows = con.execute("SELECT series, before_version, after_version, change FROM change_points "
+                       "WHERE campaign = '2025-11-28-pn53-mysql-5-6-to-9-5' AND kind = 'drift'").fetchall()
+    steps = {(b, a): c for _, b, a, c in rows}
+    # The same step from the archive itself: the median over microbenchmarks of 8.0.43 / 5.7.44.
+    tsv = (NOV25 / "qps.abs.all.tsv").read_text()
+    names = [line.split(" : ")[1].split(".")[1] for line in tsv.splitlines() if " : " in line]
+    lines = [line.split(",") for line in (NOV25 / "qps.abs.all.csv").read_text().splitlines() if line]
+    i57, i80 = names.index("my5744_rel_o2nofp") + 1, names.index("my8043_rel_o2nofp") + 1
+    ratio = statistics.median(float(r[i80]) / float(r[i57]) for r in lines if float(r[i57]) > 0)
+    assert ratio < 0.9
+    assert steps[("5.7.44", "8.0.43")] == pytest_approx(ratio - 1, 0.05)
+    assert steps[("5.6.51", "5.7.44")] < -0.05

@@ -1,0 +1,64 @@
+"""Ladder pages and the regressions index, built from the shipped data and read in Chromium."""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from papercuts.export import export
+from papercuts.paths import Paths
+from test_browser import open_page
+
+pytestmark = pytest.mark.browser
+LADDER = "/ladders/pn53-mysql-1/"
+
+
+def test_a_ladder_chart_draws_every_build_of_every_line_and_marks_the_changes(page, server, site):
+    con = duckdb.connect(str(site.db), read_only=True)
+    ladder = "2025-11-28-pn53-mysql-5-6-to-9-5.pn53.mysql.innodb.c8r32.1"
+    builds = con.execute("SELECT count(*) FROM ladder_builds WHERE ladder = ?", [ladder]).fetchone()[0]
+    marked = con.execute("SELECT count(*) FROM change_points WHERE ladder = ? AND kind <> 'series'",
+                         [ladder]).fetchone()[0]
+    assert builds == 8 and marked >= 2
+    assert open_page(page, server + LADDER) == []
+    chart_id = "ladder-2025-11-28-pn53-mysql-5-6-to-9-5-pn53-mysql-innodb-c8r32-1"
+    chart = page.locator(f'.vega-chart[data-chart-id="{chart_id}"]')
+    assert chart.get_attribute("data-rendered") == "true"
+    assert int(chart.get_attribute("data-rows")) == builds * 4  # drift + three group medians
+    # one symbol per build on each of the 4 lines; a large ring where a median or the drift changes
+    assert chart.locator("g.mark-symbol.role-mark path").count() == builds * 4
+    sizes = page.evaluate("""id => {
+        const view = document.querySelector(`.vega-chart[data-chart-id="${id}"]`);
+        return [...view.querySelectorAll("g.mark-symbol.role-mark path")].map(p => p.getBBox().width);
+    }""", chart_id)
+    assert sum(1 for w in sizes if w > 12) == marked
+
+
+def test_the_regressions_index_lists_every_change_and_filters_by_dbms(page, server, site):
+    con = duckdb.connect(str(site.db), read_only=True)
+    total = con.execute("SELECT count(*) FROM change_points WHERE kind IN ('series', 'median')").fetchone()[0]
+    postgres = con.execute("SELECT count(*) FROM change_points WHERE kind IN ('series', 'median') "
+                           "AND dbms = 'postgres'").fetchone()[0]
+    assert open_page(page, server + "/regressions/") == []
+    rows = page.locator("table.changes tbody tr")
+    assert rows.count() == total > postgres > 0
+    page.select_option('select[data-filter="dbms"]', "Postgres")
+    assert page.locator("table.changes tbody tr:not([hidden])").count() == postgres
+    assert page.locator("output.shown").text_content() == f"{postgres} of {total} changes"
+    first = page.locator("table.changes tbody tr:not([hidden]) a").first
+    first.click()
+    assert page.url.startswith(server + "/ladders/") and "-postgres-" in page.url
+
+
+def test_server_and_campaign_pages_link_their_ladders(site):
+    page = (site.public / "servers" / "pn53" / "index.html").read_text()
+    assert f'href="{LADDER}"' in page
+    campaign = (site.public / "campaigns" / "2025-11-28-pn53-mysql-5-6-to-9-5" / "index.html").read_text()
+    assert f'href="{LADDER}"' in campaign
+
+
+def test_change_points_export_has_the_promised_columns(tmp_path):
+    path, rows = export(Paths.make(), "change_points", str(tmp_path / "cp.csv"))
+    header = path.read_text().splitlines()[0].split(",")
+    assert {"server", "config_family", "threads", "microbenchmark", "range", "before", "after", "change",
+            "direction", "pvalue"} <= set(header)
+    assert rows > 100
