@@ -196,7 +196,7 @@ def test_seed_004_profile_shares_are_published_as_printed(site):
 
 
 def test_the_differential_lists_what_only_the_base_sampled(site):
-    table = json.loads((site.public / "investigations" / "mariadb-spin-wait-delay-vm" / "flame-diff.table.json")
+    table = json.loads((site.generated / "investigations" / "mariadb-spin-wait-delay-vm" / "flame-diff.table.json")
                        .read_text())
     gone = [[c["text"] for c in row] for row in table["rows"] if row[1]["text"].endswith("(only in the base)")]
     assert 0 < len(gone) <= 10

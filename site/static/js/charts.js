@@ -1,8 +1,8 @@
 /* Papercuts: render every chart on the page with vega-embed.
  *
- * Each <div class="vega-chart" data-spec="spec-ID"> names a
- * <script type="application/json" id="spec-ID"> data island holding a complete
- * Vega-Lite spec whose inline data is named "table". The options keep Vega working
+ * Each <div class="vega-chart" data-spec-url="ID.vl.json"> names the chart's Vega-Lite spec
+ * file (same origin), whose inline data is named "table": fetched, not inlined in the page, so
+ * the page carries no second copy of the data. The options keep Vega working
  * under a strict Content-Security-Policy: no eval (ast: true, vega-embed's expression
  * interpreter) and no injected <style> (defaultStyle: false, tooltip default style
  * disabled; site.css styles the tooltip and the actions instead).
@@ -29,11 +29,16 @@
   }
 
   function readSpec(el) {
-    var island = document.getElementById(el.dataset.spec || "");
-    if (!island) {
-      throw new Error("no spec element #" + el.dataset.spec);
+    var url = el.dataset.specUrl;
+    if (!url) {
+      return Promise.reject(new Error("no data-spec-url"));
     }
-    return JSON.parse(island.textContent);
+    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) {
+        throw new Error("spec " + url + ": HTTP " + response.status);
+      }
+      return response.json();
+    });
   }
 
   // On a narrow screen (a phone) a chart drawn at its desktop width would push most of its marks
@@ -64,14 +69,9 @@
   }
 
   function render(el) {
-    var spec;
-    try {
-      spec = fitWidth(readSpec(el), el.clientWidth || window.innerWidth);
-    } catch (err) {
-      fail(el, err);
-      return;
-    }
-    vegaEmbed(el, spec, options(el)).then(function (result) {
+    readSpec(el).then(function (spec) {
+      return vegaEmbed(el, fitWidth(spec, el.clientWidth || window.innerWidth), options(el));
+    }).then(function (result) {
       el.dataset.rows = String(result.view.data("table").length);
       el.dataset.rendered = "true";
     }).catch(function (err) {

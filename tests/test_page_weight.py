@@ -1,0 +1,43 @@
+"""Data written once into pages: specs are fetched, not inlined; large tables are cut with a link."""
+from __future__ import annotations
+
+import json
+import re
+
+
+def pages(site):
+    return sorted(site.public.rglob("index.html"))
+
+
+def test_pages_inline_no_chart_data_and_every_spec_they_name_is_published(site):
+    named = 0
+    for page in pages(site):
+        html = page.read_text()
+        assert 'type="application/json"' not in html, page
+        for url in re.findall(r'data-spec-url="([^"]+)"', html):
+            assert (site.public / url.lstrip("/")).is_file(), (page, url)
+            named += 1
+    assert named > 100
+
+
+def test_table_files_are_read_at_build_time_not_published(site):
+    assert list(site.generated.rglob("*.table.json"))
+    assert not list(site.public.rglob("*.table.json"))
+
+
+def test_a_large_table_is_cut_at_100_rows_with_a_link_to_its_whole_csv(site):
+    cut = 0
+    for table_path in site.generated.rglob("*.table.json"):
+        rows = json.loads(table_path.read_text())["rows"]
+        if len(rows) <= 100:
+            continue
+        chart = table_path.name.removesuffix(".table.json")
+        folder = table_path.parent.relative_to(site.generated)
+        html = (site.public / folder / "index.html").read_text()
+        figure = html.split(f'id="chart-{chart}"', 1)[1].split("</figure>", 1)[0]
+        assert figure.count("<tr>") == 100 + 1  # the header row and the first 100
+        assert f"The first 100 of {len(rows)} table rows" in figure
+        csv_url = re.search(r'<p class="table-cut">.*?href="([^"]+)"', figure, re.S)[1]
+        assert csv_url.endswith(f"{chart}.csv") and (site.public / csv_url.lstrip("/")).is_file()
+        cut += 1
+    assert cut > 0
