@@ -32,6 +32,7 @@ CAMPAIGNS = [
     ("may25.sb.pg18beta1.hetz", "", "ax162-s", "2025-05-25-ax162-s-postgres-18beta1"),
     ("aug25.sb.mem.in.1u.50m.600s.900s.pn53", "", "pn53", "2025-08-21-pn53-mysql-5-6-to-9-4"),
     ("sep25.sb.pg.16u.8t.10m.600s.900s.socket2", "", "socket2", "2025-09-29-socket2-postgres-12-to-18"),
+    ("sep25.hetz.sb.scaleup", "", "ax162-s", "2025-10-02-ax162-s-scaleup-1-to-48"),
     ("sep25.sb.pg.24u.8t.10m.600s.900s.dell32", "", "dell32", "2025-10-06-dell32-postgres-12-to-18"),
     ("oct25.sb.ma.hetz48", "", "ax162-s", "2025-10-08-ax162-s-mariadb-1-to-48-threads"),
     ("oct25.sb.pg180.dell32", "v1", "dell32", "2025-10-13-dell32-postgres-18-0-v1"),
@@ -75,6 +76,10 @@ def from_git(git_dir: Path, work: Path) -> list[tuple[str, str, str, str, Path, 
     return out
 
 
+# Archives whose tables (sum_met_dop.sh) name no config: the id the import gives it says so.
+UNNAMED_CONFIG = {"sep25.hetz.sb.scaleup": "not-named-scaleup"}
+
+
 def source_id(archive: str) -> str:
     return "mytools-arc-" + archive.replace(".", "-")
 
@@ -107,7 +112,8 @@ def run(archive: str, folder: str, server: str, campaign: str, src: Path, notes:
     """Import one folder; True when it failed."""
     print(f"== {archive}{'/' + folder if folder else ''} -> {campaign}")
     try:
-        problems = import_mytools(src, DATA, server, campaign, source_id(archive), notes=notes).sorted()
+        problems = import_mytools(src, DATA, server, campaign, source_id(archive), notes=notes,
+                                  config=UNNAMED_CONFIG.get(archive)).sorted()
     except UserError as e:
         problems = [*e.problems, f"error: {e}"]
     for p in problems:  # the whole data folder is checked: show this campaign's problems

@@ -210,3 +210,22 @@ def test_the_shipped_corpus_reproduces_every_published_ratio():
     statuses = {r["status"] for r in ds.rows["reproductions"]}
     assert len(ds.rows["reproductions"]) > 7000 and statuses == {"equal"}
     assert len({r["campaign"] for r in ds.rows["reproductions"]}) >= 18
+
+
+SCALEUP = ARCHIVES / "2025-10-02-ax162-s-scaleup-1-to-48" / "raw"  # sum_met_dop.sh: 1 vs 48 threads
+
+
+def test_dop_comparison_tables_give_both_thread_counts_and_need_the_config_named(data):
+    before = digest(data)
+    with pytest.raises(UserError, match="--config"):
+        run(SCALEUP, data, campaign="2025-10-02-box-scaleup")
+    assert digest(data) == before
+    problems, _ = run(SCALEUP, data, campaign="2025-10-02-box-scaleup", config="unknown-config")
+    assert problems.errors == []
+    text = (SCALEUP / "o.met.pg180.1u.48u").read_text().split("sb.met.point-query.pre.range100.pk1.dop1\n", 1)[1]
+    rows = [line.split("\t") for line in text.splitlines()[3:5]]  # pg180_1u, pg180_48u
+    assert [r[-1] for r in rows] == ["pg180_1u", "pg180_48u"]
+    con = database(data)
+    got = con.execute("SELECT threads, qps, config FROM results WHERE build = 'pg180' "
+                      "AND microbenchmark = 'point-query.pre' ORDER BY threads").fetchall()
+    assert got == [(1, float(rows[0][-2]), "unknown-config"), (48, float(rows[1][-2]), "unknown-config")]

@@ -65,7 +65,7 @@ def cmd_import(args) -> int:
 
     paths = _paths(args)
     problems = import_mytools(Path(args.src), paths.data, args.server, args.campaign, args.source,
-                              args.threads, args.title, args.engine, args.notes)
+                              args.threads, args.title, args.engine, args.notes, args.config)
     for p in problems.sorted():
         print(p.render())
     n_err, n_warn = len(problems.errors), len(problems.items) - len(problems.errors)
@@ -115,6 +115,7 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--threads", type=int, help="the thread count of tables that do not say theirs")
     i.add_argument("--title", help="the campaign's title")
     i.add_argument("--engine", help="the storage engine when the build name does not tell (fbmysql)")
+    i.add_argument("--config", help="the config of o.met tables that name none (sum_met_dop.sh editions)")
     i.add_argument("--notes", help="what else to say in campaign.toml notes (e.g. how the server is known)")
     i.set_defaults(func=cmd_import)
     e = sub.add_parser("export", help="write a derived table as CSV or Parquet for other tools")

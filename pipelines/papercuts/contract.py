@@ -164,6 +164,8 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
     "iostat_device": ("text", False),
     # mytools summary tables that do not say their thread count (validate/archive.py)
     "threads": ("int", False),
+    # ... and the config of sum_met_dop.sh tables, which name builds and thread counts only
+    "config": ("config", False),
 }
 RAW_LAYOUTS = ("papercuts", "mytools")
 

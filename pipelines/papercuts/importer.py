@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .contract import dbms_name
 from .parsers.errors import Gap, ParseError, read
-from .parsers.mytools import BuildName, QpsTable, names_variants, parse_o_met, parse_qps_tsv
+from .parsers.mytools import BuildName, QpsTable, dop_variant, names_variants, parse_o_met, parse_qps_tsv
 from .paths import Paths
 from .problems import Problems, UserError
 from .validate.archive import _without_sections, summary_folders, thread_count
@@ -47,6 +47,10 @@ class Found:
     tests: set[str] = field(default_factory=set)
     threads: list[tuple[str, int, str]] = field(default_factory=list)  # (file, threads, where)
     missing_threads: list[str] = field(default_factory=list)
+    met_files: list[str] = field(default_factory=list)
+    block_threads: set[int] = field(default_factory=set)  # thread counts of o.met blocks and rows
+    unnamed_config: bool = False  # sum_met_dop.sh tables: the config is not in the files
+    given_config: str | None = None  # ... so --config names it
 
 
 def _read_csv(path: Path) -> list[dict]:
@@ -84,13 +88,8 @@ def scan(raw: Path, meta: dict, say=print) -> Found:
         for path in folder.met.values():
             blocks = _parse(path, raw, parse_o_met)
             mets[path.relative_to(raw).as_posix()] = (path, blocks)
-            for b in blocks:
-                if not b.prepare and b.threads is not None:
-                    found.tests.add(b.test)
-                    for row in b.absolute:
-                        found.builds.setdefault(row.variant.build_id, row.variant)
-                        if row.variant.config:
-                            found.configs.add(row.variant.config)
+            found.met_files.append(path.relative_to(raw).as_posix())
+            _met_names(blocks, found)
         for files in (*folder.abs.values(), *folder.rel.values()):
             for ext, path in sorted(files.items()):
                 if ext == "csv" or ext == "tsv.edit" and "tsv" in files:
@@ -108,6 +107,23 @@ def scan(raw: Path, meta: dict, say=print) -> Found:
                 else:
                     found.threads.append((rel, *t))
     return found
+
+
+def _met_names(blocks, found: Found) -> None:
+    """The builds, configs, tests and thread counts an o.met file names."""
+    for b in blocks:
+        if b.prepare or b.threads is None:
+            continue
+        found.tests.add(b.test)
+        for row in b.absolute:
+            variant, threads = row.variant, b.threads
+            if dop := dop_variant(variant):  # sum_met_dop.sh rows: a build and threads, no config
+                variant, threads = dop
+                found.unnamed_config = True
+            found.block_threads.add(threads)
+            found.builds.setdefault(variant.build_id, variant)
+            if variant.config:
+                found.configs.add(variant.config)
 
 
 def _parse(path: Path, raw: Path, parse):
@@ -171,7 +187,7 @@ def _same_tree(a: Path, b: Path) -> bool:
 
 def import_mytools(src: Path, data: Path, server: str, campaign: str, source: str | None = None,
                    threads: int | None = None, title: str | None = None, engine: str | None = None,
-                   notes: str | None = None, say=print) -> Problems:
+                   notes: str | None = None, config: str | None = None, say=print) -> Problems:
     """Import one archive folder into data/campaigns/<campaign>/; returns the check's problems."""
     src, data = src.resolve(), data.resolve()
     if not src.is_dir():
@@ -194,6 +210,9 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
         copied = _copy_tree(src, raw)
         found = scan(raw, {"_file": "campaign.toml"}, say)  # what the tables say alone
         written_threads = _thread_counts(found, src, threads)
+        if found.unnamed_config and not config:
+            raise UserError(f"{label}: its o.met tables (sum_met_dop.sh) name builds and thread counts but no "
+                            "config; pass --config ID (a configs.csv id, added if new)")
         for rel, t, where in found.threads:
             say(f"{rel}: {t} thread(s), from {where}")
         toml = _toml({
@@ -202,11 +221,15 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
             "contributor": f"Imported with papercuts import mytools from the archive folder {label}",
             "date": m.group(1), "sysbench": "unknown", "server": server_id, "raw_layout": "mytools",
             "threads": written_threads,
+            "config": config if found.unnamed_config else None,
             "notes": f"The files under raw/ are the archive folder {label} byte for byte; every build reads "
                      "its tables again." + (f" {notes}" if notes else ""),
         })
         if target.exists():
             return _unchanged(target, raw, toml, data, say)
+        if found.unnamed_config and config:
+            found.configs.add(config)
+            found.given_config = config
         additions = _catalog_rows(found, catalogs, source_id, label, engine, copied)
         if source is None and source_id not in _ids(catalogs["sources"]):
             additions["sources"] = [{"id": source_id, "title": f"mytools archive {src.name}", "author": "unknown",
@@ -228,14 +251,14 @@ def _title(found: Found, server: str, archive: str) -> str:
                           key=parse_version)
         name = dbms_name(dbms)
         spans.append(f"{name} {versions[0]}" if len(versions) == 1 else f"{name} {versions[0]} to {versions[-1]}")
-    threads = sorted({t for _, t, _ in found.threads})
+    threads = sorted({t for _, t, _ in found.threads} | found.block_threads)
     counts = ", ".join(map(str, threads))
     return f"{', '.join(spans)} on {server}, {counts} thread{'s' if threads != [1] else ''} ({archive})"
 
 
 def _thread_counts(found: Found, src: Path, threads: int | None) -> int | None:
     """The thread count to write to campaign.toml for tables that do not say theirs, or None."""
-    if not found.threads and not found.missing_threads:
+    if not found.threads and not found.missing_threads and not found.met_files:
         raise UserError(f"{src}: no qps.abs/qps.rel tables or o.met files; SRC is one server's folder of a "
                         "mytools archive (or one of its dop<T>/ folders)")
     if not found.missing_threads:
@@ -313,7 +336,9 @@ def _catalog_rows(found: Found, catalogs: dict[str, list[dict]], source: str, ar
     for config in sorted(found.configs - configs):
         cnf = [f for f in copied if f.endswith(config) or f".{config}_" in f]
         kept = f" Its my.cnf is kept under raw/ ({', '.join(cnf)})." if cnf else " Its settings are not in the archive."
-        out["configs"].append({"id": config, "notes": f"The configuration named {config} in {archive}.{kept}",
+        said = (f"Named with --config when {archive} was imported: its tables do not name the configuration "
+                "used." if config == found.given_config else f"The configuration named {config} in {archive}.{kept}")
+        out["configs"].append({"id": config, "notes": said,
                                "source": source})
     known = {r["name"]: r for r in catalogs["microbenchmarks"]}
     for test in sorted(found.tests - set(known)):

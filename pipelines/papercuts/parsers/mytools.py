@@ -48,6 +48,15 @@ class BuildName:
                 self.text)
 
 
+def dop_variant(name: BuildName) -> tuple[BuildName, int] | None:
+    """`pg180_48u` in sum_met_dop.sh tables (one build at two thread counts): the build and the
+    thread count; None for any other name. These tables do not name the config."""
+    m = re.fullmatch(r"(?P<build>[a-z]+\d[a-z0-9_]*?)_(?P<threads>\d+)u", name.text.strip())
+    if name.config or not m:
+        return None
+    return parse_build_name(m["build"]), int(m["threads"])
+
+
 def _version(dbms: str, digits: str, pre: str) -> str | None:
     if dbms == "mariadb":  # two digits each: 100434 -> 10.4.34, 110803 -> 11.8.3
         if len(digits) not in (4, 6):

@@ -27,7 +27,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..parsers.errors import Gap, ParseError, read
-from ..parsers.mytools import BuildName, MetBlock, QpsTable, names_variants, parse_o_met, parse_qps, parse_qps_tsv
+from ..parsers.mytools import (
+    BuildName,
+    MetBlock,
+    QpsTable,
+    dop_variant,
+    names_variants,
+    parse_o_met,
+    parse_qps,
+    parse_qps_tsv,
+)
 from ..paths import Paths
 from ..problems import Problems
 
@@ -238,10 +247,20 @@ class _Archive:
                 continue  # the load step (sb.prepare.met.*): not a microbenchmark result
             for row in block.absolute:
                 at = self.where(path, row.line)
-                variant = self.variant(row.variant, at)
+                threads = block.threads
+                if dop := dop_variant(row.variant):  # sum_met_dop.sh: pg180_1u, pg180_48u
+                    name, threads = dop
+                    if not self.meta.get("config"):
+                        self.problems.error(at.rel, at.line, 1, f"'{row.variant.text}' names a build and a thread "
+                                            "count but no config", 'add config = "<id from configs.csv>" to '
+                                            "campaign.toml (papercuts import mytools --config ID)")
+                        return
+                    variant = (name.build_id, self.meta["config"])
+                else:
+                    variant = self.variant(row.variant, at)
                 if variant is None:
                     continue
-                key = (*variant, block.test, block.range, block.threads)
+                key = (*variant, block.test, block.range, threads)
                 if key not in self.results:
                     ops = row.get("o/s")
                     if block.test.split(".")[0] == "scan" or not ops or ops <= 0 or math.isinf(ops):

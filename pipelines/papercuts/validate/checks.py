@@ -54,7 +54,8 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                     _at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
                         did_you_mean(value, known[c.refers]) or f"add it to data/{c.refers}.csv first")
     for meta in ds.campaigns:
-        for key, table in (("source", "sources"), ("base_build", "builds"), ("base_config", "configs")):
+        for key, table in (("source", "sources"), ("base_build", "builds"), ("base_config", "configs"),
+                           ("config", "configs")):
             if key in meta and meta[key] not in known[table]:
                 problems.error(meta["_file"], meta["_lines"].get(key, 1), 1,
                                f"unknown {table[:-1]} '{meta[key]}'",
