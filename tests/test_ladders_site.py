@@ -62,3 +62,21 @@ def test_change_points_export_has_the_promised_columns(tmp_path):
     assert {"server", "config_family", "threads", "microbenchmark", "range", "before", "after", "change",
             "direction", "pvalue"} <= set(header)
     assert rows > 100
+
+
+def test_the_regressions_feed_lists_the_newest_changes_with_stable_ids_that_resolve(site):
+    import xml.etree.ElementTree as ET
+
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    entries = ET.parse(site.public / "regressions" / "feed.xml").getroot().findall("a:entry", ns)
+    html = (site.public / "regressions" / "index.html").read_text()
+    ids = [e.find("a:id", ns).text for e in entries]
+    assert 0 < len(ids) <= 200 and len(set(ids)) == len(ids)
+    for i in ids:
+        assert f'id="{i.split("#", 1)[1]}"' in html  # each entry points at its row of the index
+    dates = [e.find("a:updated", ns).text for e in entries]
+    assert dates == sorted(dates, reverse=True)  # newest campaigns first
+    con = duckdb.connect(str(site.db), read_only=True)
+    newest = con.execute("SELECT max(c.date) FROM change_points p JOIN campaigns c ON c.id = p.campaign "
+                         "WHERE p.kind IN ('series', 'median')").fetchone()[0]
+    assert dates[0] == f"{newest}T00:00:00Z"

@@ -6,6 +6,7 @@ what the method can detect with this many builds and runs. The index lists every
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from itertools import groupby
 from pathlib import Path
@@ -19,6 +20,8 @@ from .bundle import write_bundle
 from .charts import make_chart
 from .frontmatter import page
 from .ladder_links import ladder_title
+
+FEED_ENTRIES = 200  # the Atom feed: the newest campaigns' changes, largest first within a date
 
 
 def _chart_id(ladder: str) -> str:
@@ -80,7 +83,11 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
               "campaign": r["campaign"], "date": str(r["date"]),
               "url": ladder_url(r["server"], r["dbms"], r["threads"]),
               "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16"} for r in rows]
-    meta = {"title": "Regressions", "changes": items,
+    for item, r in zip(items, rows, strict=True):  # a stable anchor per change, for the feed
+        key = f"{r['ladder']}|{r['series']}|{r['before']}|{r['after']}"
+        item["id"] = "change-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+    newest = sorted(items, key=lambda i: (i["date"], i["size"]), reverse=True)[:FEED_ENTRIES]
+    meta = {"title": "Regressions", "changes": items, "feed": newest, "outputs": ["html", "atom"],
             "filters": {k: sorted({i[k] for i in items}, key=str) for k in ("dbms", "server", "group", "threads")}}
     folder = out_root / "regressions"
     folder.mkdir(parents=True, exist_ok=True)
