@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import re
 import shutil
 import signal
 import subprocess
@@ -55,6 +56,18 @@ def test_a_second_build_of_the_same_site_is_told_not_corrupted(tmp_path):
         proc = cli("build", "--out", str(out))
     assert proc.returncode == 1 and "another build is writing" in proc.stderr
     assert "Traceback" not in proc.stderr and not out.exists()
+
+
+def test_a_build_says_each_stage_as_it_runs_and_the_times_at_the_end(tmp_path):
+    proc = cli("build", "--out", str(tmp_path / "site"))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.endswith(" ...")]
+    assert [lines[i].split("]")[0] for i in starts] == [f"[{n}/5" for n in range(1, 6)]
+    assert any(re.fullmatch(r"    \d+ campaigns, \d+ results, \d+ published ratios, \d+ warning\(s\)", x)
+               for x in lines)
+    assert re.search(r"built \d+ pages into .* \(validate [\d.]+ s .* hugo [\d.]+ s  total [\d.]+ s\)$",
+                     lines[-1])
 
 
 def test_working_files_go_beside_out_never_into_the_checkout(tmp_path):

@@ -31,13 +31,28 @@ STAGES = ("validate", "ingest", "derive", "render", "hugo")
 
 
 class Timings(dict):
+    """Seconds per stage; with `say`, each stage is announced as it starts and timed as it ends
+    (plain lines: readable in CI logs and on a terminal alike)."""
+
     pages = 0
 
+    def __init__(self, say=None) -> None:
+        super().__init__()
+        self.say = say
+
     @contextmanager
-    def stage(self, name: str):
+    def stage(self, name: str, what: str = ""):
+        if self.say:
+            self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name}{': ' + what if what else ''} ...")
         start = time.perf_counter()
         yield
         self[name] = time.perf_counter() - start
+        if self.say:
+            self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name} done in {self[name]:.2f} s")
+
+    def summary(self) -> str:
+        total = sum(self.values())
+        return "  ".join(f"{s} {self[s]:.2f} s" for s in STAGES if s in self) + f"  total {total:.2f} s"
 
 
 def validate(paths: Paths) -> tuple[Dataset, Problems]:
@@ -112,8 +127,12 @@ def _disk_error(where: str, why: str) -> UserError:
 
 
 def _build(paths: Paths, timings: Timings) -> Problems:
-    with timings.stage("validate"):
+    with timings.stage("validate", f"checking {paths.rel(paths.data)}"):
         ds, problems = validate(paths)
+    if timings.say:
+        timings.say(f"    {len(ds.campaigns)} campaigns, {len(ds.rows['results'])} results, "
+                    f"{len(ds.rows['relative'])} published ratios, {len(problems.items) - len(problems.errors)} "
+                    "warning(s)")
     if problems.errors:
         raise UserError(f"{len(problems.errors)} error(s) in {paths.rel(paths.data)}", problems.sorted())
     paths.build.mkdir(parents=True, exist_ok=True)
@@ -122,14 +141,14 @@ def _build(paths: Paths, timings: Timings) -> Problems:
     wal = db_tmp.with_name(db_tmp.name + ".wal")
     con = duckdb.connect(str(db_tmp))
     try:
-        with timings.stage("ingest"):
+        with timings.stage("ingest", "loading DuckDB"):
             ingest(ds, con)
-        with timings.stage("derive"):
+        with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
             derive(con)
-        with timings.stage("render"):
+        with timings.stage("render", "pages, specs, tables and CSVs"):
             timings.pages = render_site(con, ds, paths)
         con.close()
-        with timings.stage("hugo"):
+        with timings.stage("hugo", "the pinned Hugo writes the site"):
             run_hugo(paths)
     except BaseException:
         con.close()

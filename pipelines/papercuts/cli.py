@@ -29,11 +29,11 @@ def cmd_build(args) -> int:
     from .build import Timings, build
 
     paths = _paths(args)
-    timings = Timings()
+    timings = Timings(say=lambda line: print(line, file=sys.stderr, flush=True))
     problems = build(paths, timings)
     for p in problems.sorted():
         print(p.render(), file=sys.stderr)
-    print(f"built {timings.pages} pages into {paths.rel(paths.public)}", file=sys.stderr)
+    print(f"built {timings.pages} pages into {paths.rel(paths.public)} ({timings.summary()})", file=sys.stderr)
     return 0
 
 
