@@ -26,9 +26,10 @@ def split(text: str, where: str) -> tuple[dict, str]:
     return meta, text[end + 5:]
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
     """No anchors or aliases: a repeated value is written out again (Hugo refuses front matter
-    with thousands of aliases, as a campaign with thousands of identical file entries made)."""
+    with thousands of aliases, as a campaign with thousands of identical file entries made).
+    libyaml's emitter when PyYAML has it (the wheels do): 10x faster on the large indexes."""
 
     def ignore_aliases(self, data) -> bool:
         return True
