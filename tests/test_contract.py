@@ -156,3 +156,18 @@ def test_github_annotations_escape_every_field():
     assert line.count("\n") == 0 and line.count("::") == 2
     assert line == ("::error file=raw/x%0A%3A%3Awarning file=README.md%2Cline=1%3A%3AINJECTED%0Ay%3Az%25.txt,"
                     "line=3,col=1::bad%0Avalue 100%25 (fix it)")
+
+
+def test_known_regressions_are_checked_at_their_line(tmp_path):
+    from datadir import write_data
+    from papercuts.build import validate
+    from papercuts.paths import Paths
+
+    head = 'title = "t"\nsource = "src"\ndbms = "mysql"\nintroduced = "8.0.30"\nexplanation = "e"\n'
+    data = write_data(tmp_path / "data", {
+        "known/bad-types.toml": head + 'status = "maybe"\nbugs = ["javascript:alert(1)"]\n',
+        "known/bad-name.toml": head + 'status = "open"\nmicrobenchmarks = ["update-indx"]\n'})
+    _, problems = validate(Paths.make(data=data))
+    found = sorted((p.path.rsplit("/", 1)[1], p.line, p.message) for p in problems.errors)
+    assert found == [("bad-name.toml", 7, "unknown microbenchmark 'update-indx'"),
+                     ("bad-types.toml", 6, "status is not valid"), ("bad-types.toml", 7, "bugs is not valid")]

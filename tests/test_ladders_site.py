@@ -80,3 +80,21 @@ def test_the_regressions_feed_lists_the_newest_changes_with_stable_ids_that_reso
     newest = con.execute("SELECT max(c.date) FROM change_points p JOIN campaigns c ON c.id = p.campaign "
                          "WHERE p.kind IN ('series', 'median')").fetchone()[0]
     assert dates[0] == f"{newest}T00:00:00Z"
+
+
+def test_known_regressions_label_their_changes_and_leave_the_feed(site):
+    """data/known/bug-116463.toml (seed 000) and bug-102037.toml (seed 002) against the ladders."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    labelled = con.execute("SELECT ck.known, p.series, p.before_version, p.after_version, p.server "
+                           "FROM change_known ck JOIN change_points p USING (ladder, series, position) "
+                           "ORDER BY 1, 2").fetchall()
+    assert ("bug-116463", "update-index range 100", "8.0.28", "8.0.40", "dell32") in labelled
+    assert ("bug-102037", "random-points range 1000", "8.0.20", "8.0.28", "beelink") in labelled
+    # never across a jump of releases: 5.7 -> 8.0.43 cannot say the step arrived in 8.0.28
+    assert all(before.split(".")[:2] == after.split(".")[:2] for _, _, before, after, _ in labelled)
+    html = (site.public / "regressions" / "index.html").read_text()
+    row = next(r for r in html.split("<tr ")[1:] if 'data-server="dell32"' in r and ">update-index range 100<" in r
+               and "8.0.28 → 8.0.40" in r)
+    assert 'href="/investigations/innodb-busy-wait-8030/"' in row and "bug 116463) (open)" in row
+    feed = (site.public / "regressions" / "feed.xml").read_text()
+    assert "update-index range 100 -44" not in feed  # known, so not announced as new

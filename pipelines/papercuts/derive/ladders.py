@@ -11,6 +11,7 @@ from collections import defaultdict
 
 import duckdb
 
+from ..db import query
 from .changepoints import detect
 
 MIN_BUILDS = 3  # two builds are a comparison, not a ladder
@@ -94,4 +95,5 @@ def build_ladders(con: duckdb.DuckDBPyConnection) -> int:
         if rows:
             marks = ", ".join("?" * len(rows[0]))
             con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+    con.execute(query("known_matches"))
     return len(ladders)

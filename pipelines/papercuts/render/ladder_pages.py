@@ -15,7 +15,7 @@ import duckdb
 
 from ..contract import dbms_name
 from ..db import fetch_dicts, query
-from ..paths import campaign_url, ladder_slug, ladder_url, server_url
+from ..paths import campaign_url, investigation_url, ladder_slug, ladder_url, server_url
 from .bundle import write_bundle
 from .charts import make_chart
 from .frontmatter import page
@@ -31,7 +31,8 @@ def _chart_id(ladder: str) -> str:
 def _changes(rows: list[dict]) -> list[dict]:
     return [{"series": r["series"], "kind": r["kind"], "between": f"{r['before_version']} → {r['after_version']}",
              "before": r["before"], "after": r["after"], "change": f"{r['change']:+.1%}",
-             "direction": r["direction"], "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16"}
+             "direction": r["direction"], "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
+             "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else ""}
             for r in rows]
 
 
@@ -82,11 +83,16 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
               "server": r["server"], "dbms": dbms_name(r["dbms"]), "threads": r["threads"],
               "campaign": r["campaign"], "date": str(r["date"]),
               "url": ladder_url(r["server"], r["dbms"], r["threads"]),
-              "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16"} for r in rows]
+              "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
+              "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else "",
+              "known_url": (investigation_url(r["known_investigation"]) if r["known_investigation"]
+                            else r["known_bug"] or "")} for r in rows]
     for item, r in zip(items, rows, strict=True):  # a stable anchor per change, for the feed
         key = f"{r['ladder']}|{r['series']}|{r['before']}|{r['after']}"
         item["id"] = "change-" + hashlib.sha256(key.encode()).hexdigest()[:16]
-    newest = sorted(items, key=lambda i: (i["date"], i["size"]), reverse=True)[:FEED_ENTRIES]
+    # The feed announces what is new: a change a known regression explains is not announced again.
+    new = [i for i in items if not i["known"]]
+    newest = sorted(new, key=lambda i: (i["date"], i["size"]), reverse=True)[:FEED_ENTRIES]
     meta = {"title": "Regressions", "changes": items, "feed": newest, "outputs": ["html", "atom"],
             "filters": {k: sorted({i[k] for i in items}, key=str) for k in ("dbms", "server", "group", "threads")}}
     folder = out_root / "regressions"

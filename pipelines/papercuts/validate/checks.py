@@ -1,6 +1,7 @@
 """Stage 1b: domain checks across files: ids that exist, duplicates, bases, consistency."""
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
@@ -53,6 +54,7 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                 if value is not None and value not in known[c.refers]:
                     _at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
                         did_you_mean(value, known[c.refers]) or f"add it to data/{c.refers}.csv first")
+    check_known(ds, known, problems)
     for meta in ds.campaigns:
         for key, table in (("source", "sources"), ("base_build", "builds"), ("base_config", "configs"),
                            ("config", "configs")):
@@ -60,6 +62,24 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                 problems.error(meta["_file"], meta["_lines"].get(key, 1), 1,
                                f"unknown {table[:-1]} '{meta[key]}'",
                                did_you_mean(meta[key], known[table]) or f"add it to data/{table}.csv")
+
+
+def check_known(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
+    """data/known/*.toml: its source, microbenchmarks (or series) and servers exist."""
+    for k in ds.rows.get("known", []):
+        for key, table in (("source", "sources"),):
+            if k[key] not in known[table]:
+                problems.error(k["_file"], k["_lines"].get(key, 1), 1, f"unknown {table[:-1]} '{k[key]}'",
+                               did_you_mean(k[key], known[table]) or f"add it to data/{table}.csv")
+        for name in k.get("microbenchmarks") or []:  # a name, or one series: "random-points range 1000"
+            if re.sub(r" range \d+$", "", name) not in known["microbenchmarks"]:
+                problems.error(k["_file"], k["_lines"].get("microbenchmarks", 1), 1,
+                               f"unknown microbenchmark '{name}'",
+                               did_you_mean(name, known["microbenchmarks"]) or "use a name from microbenchmarks.csv")
+        for name in k.get("servers") or []:
+            if name not in known["servers"]:
+                problems.error(k["_file"], k["_lines"].get("servers", 1), 1, f"unknown server '{name}'",
+                               did_you_mean(name, known["servers"]) or "use an id from servers.csv")
 
 
 RAW_REFS = (("build", "builds"), ("config", "configs"), ("microbenchmark", "microbenchmarks"))

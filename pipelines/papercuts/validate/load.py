@@ -13,6 +13,7 @@ from .calibrations import load_calibrations
 from .csvfile import parse_csv
 from .fields import FieldError, check_chars, convert
 from .files import check_campaign_files, read_limited
+from .known import load_known
 from .raw import load_raw
 from .tomlfile import read_toml
 
@@ -115,6 +116,8 @@ def load_dataset(paths: Paths, problems: Problems) -> Dataset:
                 _load_campaign(cdir, paths, ds, problems)
         elif entry.name == "calibrations" and entry.is_dir():
             load_calibrations(entry, paths, ds.rows, problems)
+        elif entry.name == "known" and entry.is_dir():
+            load_known(entry, paths, ds.rows, problems)
         elif entry.name not in ("README.md",) and not entry.name.startswith("."):
             problems.error(rel, 1, 1, "unexpected file or folder in data/",
                            "results go under data/campaigns/<YYYY-MM-DD-name>/")

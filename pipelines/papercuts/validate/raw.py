@@ -32,7 +32,7 @@ from .archive import load_archive
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
 RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence",
-              "calibration_evidence", "reproductions")
+              "calibration_evidence", "reproductions", "known")  # "known": data/known/*.toml, same rule
 
 
 def _iostat(text: str, path: str, meta: dict):

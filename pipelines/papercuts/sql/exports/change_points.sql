@@ -1,7 +1,10 @@
 -- Every change point found along a version ladder (derive/ladders.py): the series (a
 -- microbenchmark, a group median or the shared drift), the two builds it sits between
--- (build.config), its relative size, direction and Bonferroni-corrected p-value.
-SELECT campaign, server, dbms, config AS config_family, threads, kind, series, microbenchmark, "range",
-       "group", "before", "after", before_version, after_version, change, direction, pvalue
-FROM change_points
-ORDER BY campaign, server, dbms, config, threads, kind, series, position;
+-- (build.config), its relative size, direction, Bonferroni-corrected p-value, and the known
+-- regression (data/known/) it is, if any.
+SELECT p.campaign, p.server, p.dbms, p.config AS config_family, p.threads, p.kind, p.series, p.microbenchmark,
+       p."range", p."group", p."before", p."after", p.before_version, p.after_version, p.change, p.direction,
+       p.pvalue, ck.known
+FROM change_points p
+LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
+ORDER BY p.campaign, p.server, p.dbms, p.config, p.threads, p.kind, p.series, p.position;

@@ -1,6 +1,8 @@
--- The change points of one ladder, largest first.
-SELECT series, kind, "group", position, "before", "after", before_version, after_version, change,
-       direction, pvalue
-FROM change_points
-WHERE ladder = $ladder
-ORDER BY kind DESC, abs(ln(1 + change)) DESC, series;
+-- The change points of one ladder, largest first, with the known regression each is, if any.
+SELECT p.series, p.kind, p."group", p.position, p."before", p."after", p.before_version, p.after_version,
+       p.change, p.direction, p.pvalue, k.id AS known, k.title AS known_title, k.status AS known_status
+FROM change_points p
+LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
+LEFT JOIN known k ON k.id = ck.known
+WHERE p.ladder = $ladder
+ORDER BY p.kind DESC, abs(ln(1 + p.change)) DESC, p.series;
