@@ -28,7 +28,7 @@ from .specs import GROUP_ORDER
 FORMAT = 1
 MYCNF_MAX_BYTES = 65536  # larger files are linked, not inlined in the data file
 METRICS = {  # metric id -> (label, lower is better); the per-op costs the pipelines derive
-    "cpu_per_op": ("CPU per operation (vmstat us+sy × cores / QPS)", True),
+    "cpu_per_op": ("CPU per operation (vmstat us+sy / QPS: compare on one server only)", True),
     "cs_per_op": ("context switches per operation", True),
     "r_per_op": ("storage reads per operation", True),
     "rkb_per_op": ("KB read per operation", True),
