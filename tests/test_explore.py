@@ -194,3 +194,19 @@ def test_explore_this_opens_each_comparison_chart_with_its_own_rows(page, server
         if seen >= 6:
             break
     assert seen >= 6
+
+
+@pytest.mark.browser
+def test_explore_this_on_a_cost_chart_opens_the_same_cost_ratios(page, server):
+    page.goto(server + "/investigations/mariadb-spin-wait-delay-vm/")
+    link = page.locator('figure[data-kind="op-costs"] a.explore-link').first
+    href = link.get_attribute("href")
+    assert "metric=cpu_per_op" in href
+    csv_href = link.locator("xpath=ancestor::figure").locator("p.downloads a[download]").get_attribute("href")
+    chart = [r for r in csv.DictReader(io.StringIO(page.request.get(server + csv_href).text()))
+             if r["metric"] == "cpu_per_op"]
+    open_explorer(page, server + href)
+    assert page.locator("#explore-notes .fallback").count() == 0
+    got = {(r["microbenchmark"], r["variant"]): float(r["ratio"]) for r in shown_csv(page)
+           if r["variant"] != r["base_variant"]}
+    assert chart and got == {(r["microbenchmark"], r["variant"]): float(r["relative"]) for r in chart}

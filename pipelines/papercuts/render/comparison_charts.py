@@ -5,7 +5,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import specs, tables
 from .registry import Drawn, chart_kind
-from .selection import RQPS_COLUMNS, comparison, label, rqps_rows
+from .selection import RQPS_COLUMNS, comparison, explore_query, label, rqps_rows
 from .specs import GROUP_ORDER
 
 
@@ -37,14 +37,6 @@ def rqps_summary(con, d, where):
     return Drawn(rows, specs.summary_ranges(d["title"], rows, variants), _summary_table(rows),
                  ["series", "group", "min", "max", "avg", "median", "n", "origin"], explore_query(con, d, variants))
 
-
-def explore_query(con, d: dict, variants: list[str], view: str = "bars") -> dict:
-    """The explorer's URL query for a comparison chart's own selection ("all" threads: every one)."""
-    threads = ([t for (t,) in con.execute(query("campaign_threads"), {"campaign": d["campaign"],
-                                                                       "server": d["server"]}).fetchall()]
-               if d["threads"] == "all" else [int(d["threads"])])
-    return {"server": d["server"], "campaign": d["campaign"], "threads": threads, "base": d["base"],
-            "v": list(variants), "view": view}
 
 
 def _summary_table(rows: list[dict]) -> dict:

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import duckdb
 
-from ..contract import dbms_name
+from ..contract import OP_COSTS, dbms_name
 from ..db import query
 from ..paths import campaign_url, server_url
 from . import colours
@@ -27,15 +27,7 @@ from .specs import GROUP_ORDER
 
 FORMAT = 1
 MYCNF_MAX_BYTES = 65536  # larger files are linked, not inlined in the data file
-METRICS = {  # metric id -> (label, lower is better); the per-op costs the pipelines derive
-    "cpu_per_op": ("CPU per operation (vmstat us+sy / QPS: compare on one server only)", True),
-    "cs_per_op": ("context switches per operation", True),
-    "r_per_op": ("storage reads per operation", True),
-    "rkb_per_op": ("KB read per operation", True),
-    "wkb_per_op": ("KB written per operation", True),
-    "cpu_ms_per_query": ("CPU ms per query (perf stat)", True),
-    "cs_per_query": ("context switches per query (perf stat)", True),
-}
+HIGHER_IS_BETTER = {"ipc"}  # of the per-op costs: for every other one, more is worse
 
 
 def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
@@ -53,7 +45,8 @@ def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
     # The default view: the server with the most campaigns (ties: the first by id).
     default = max(servers, key=lambda s: s["campaigns"])["id"] if servers else ""
     meta = {"title": "Explore the results", "explorer": True, "servers": servers, "default_server": default,
-            "metrics": [{"id": m, "label": lab} for m, (lab, _) in METRICS.items()]}
+            "metrics": [{"id": m, "label": f"{short}: {what} ({tool})", "lower_is_better": m not in HIGHER_IS_BETTER}
+                        for m, (short, what, _, tool) in OP_COSTS.items()]}
     (folder / "index.md").write_text(page(meta, ""))
     return 1
 
@@ -119,7 +112,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
                     "pvalue": changes["pvalue"]},
         "mycnf": _mycnf(con, server, data_variants=variants, campaigns=campaigns, v_at=v_at, c_at=c_at),
     }
-    metrics = sorted(set(costs["metric"]), key=list(METRICS).index)
+    metrics = sorted(set(costs["metric"]), key=list(OP_COSTS).index)
     m_at = {m: i for i, m in enumerate(metrics)}
     cost_data = {"format": FORMAT, "server": server, "metrics": metrics,
                  "campaign": _index(costs["campaign"], c_at), "variant": _index(costs["variant"], v_at),

@@ -402,6 +402,12 @@
     return s.metric === "rqps" ? "rqps" : "ratio";
   }
 
+  // A cost ratio above 1 is a loss (more CPU per query), except where more is better (IPC).
+  function lowerIsBetter(s) {
+    var opt = form.elements.metric.selectedOptions[0];
+    return s.metric !== "rqps" && s.metric !== "qps" && !!opt && opt.dataset.lowerIsBetter === "true";
+  }
+
   function metricLabel(s) {
     var opt = form.elements.metric.selectedOptions[0];
     return opt ? opt.textContent : s.metric;
@@ -412,7 +418,7 @@
     return {
       condition: { test: "isValid(datum['" + field + "']) && abs(datum['" + field + "'] - 1) < " + c.noise,
                    value: c.muted },
-      field: field, type: "quantitative", title: lowerIsBetter ? "cost / base cost" : "rQPS",
+      field: field, type: "quantitative", title: field === "rqps" ? "rQPS" : "value / base value",
       scale: { type: "log", scheme: "redblue", domain: c.domain, domainMid: 1, clamp: true,
                reverse: !!lowerIsBetter },
       legend: { values: [0.5, 0.71, 1, 1.41, 2], format: ".2~f" }
@@ -440,7 +446,7 @@
     var ratio = isRatio(s);
     var field = ratio ? ratioField(s) : "value";
     var x = { field: field, type: "quantitative", scale: ratio ? { type: "log", nice: false } : { zero: true },
-              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "cost / base cost") : "QPS" };
+              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "QPS" };
     var bar = {
       mark: { type: "bar" },
       encoding: {
@@ -476,7 +482,7 @@
     var x = { field: "variant", type: "nominal", sort: { field: "vorder" }, title: null,
               axis: { labelAngle: -40, orient: "top" } };
     var y = { field: "microbenchmark", type: "nominal", sort: { field: "order" }, title: null };
-    var cell = ratio ? colour(d, field, s.metric !== "rqps")
+    var cell = ratio ? colour(d, field, lowerIsBetter(s))
       : { field: "value", type: "quantitative", title: "QPS", scale: { type: "log", scheme: "blues" } };
     var textColour = ratio
       ? { condition: { test: "datum['" + field + "'] < " + d.colour.white_text_below + " || datum['" + field + "'] > " +
@@ -504,7 +510,7 @@
     var values = rows.filter(function (r) { return r[field] != null && r[field] > 0; });
     var x = { field: "variant", type: "ordinal", sort: { field: "vorder" }, title: null, axis: { labelAngle: -40 } };
     var y = { field: field, type: "quantitative", scale: { type: "log", nice: false, padding: 8 },
-              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "cost / base cost") : "QPS" };
+              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "QPS" };
     var layers = [
       { mark: { type: "line", strokeWidth: 1, opacity: 0.45, point: { size: 12 } },
         encoding: { x: x, y: y, detail: { field: "microbenchmark" },
@@ -636,7 +642,7 @@
           td.className = "num";
         }
         if (c === "rqps" || c === "ratio") {
-          var v = c === "ratio" && s.metric !== "rqps" && r[c] != null ? 1 / r[c] : r[c];
+          var v = c === "ratio" && lowerIsBetter(s) && r[c] != null ? 1 / r[c] : r[c];
           td.className += " " + ratioClass(v, d);
         }
       });
