@@ -1,6 +1,11 @@
 """One colour language: a fixed log scale centred on 1.0, noise muted, readable text everywhere."""
 from __future__ import annotations
 
+import csv
+import io
+import math
+
+import duckdb
 import pytest
 
 from papercuts.render.colours import NOISE, ratio_class
@@ -32,7 +37,7 @@ def test_ratio_classes_say_direction_strength_and_noise():
 
 
 @pytest.mark.browser
-def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server):
+def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server, site):
     page.goto(server + "/servers/dell32/")
     page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
                            "el => el.dataset.rendered === 'true' || el.dataset.error)")
@@ -48,8 +53,19 @@ def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server)
     assert 0.56 in by_value and any(0.93 <= v <= 0.96 for v in values)
     near = next(f for v, f in by_value.items() if 0.93 <= v <= 0.96)
     assert near != by_value[0.56]  # 0.95 is not as red as 0.56
-    for v, f in by_value.items():
-        assert (f == "#e6e6e6") == (abs(v - 1) < NOISE), (v, f)
+    # Muted exactly where the CSV's value lies within its row's noise band, and that band is the
+    # one the campaign's ladders measured: 2·√2·σ (σ: their median per-point noise in log units).
+    href = heatmap.locator("p.downloads a[download]").get_attribute("href")
+    rows = list(csv.DictReader(io.StringIO(page.request.get(server + href).text())))
+    sigma = duckdb.connect(str(site.db), read_only=True).execute(
+        "SELECT median(noise) FROM ladders WHERE campaign = '2024-10-23-busy-wait-dell32' AND threads = 24"
+    ).fetchone()[0]
+    assert sigma and {float(r["noise"]) for r in rows} == {math.expm1(2 * math.sqrt(2) * sigma)}
+    assert {r["noise_method"] for r in rows} == {"measured"}
+    within = [abs(math.log(float(r["rqps"]))) < math.log1p(float(r["noise"])) for r in rows]
+    assert 0 < sum(within) < len(rows)
+    assert fills.count("#e6e6e6") == sum(within)
+    assert f"grey: {sum(within)} of {len(rows)} within noise" in heatmap.locator("svg").text_content()
     # every printed value readable on its cell
     rgb = page.evaluate("(cs) => cs.map(c => { const d = document.createElement('span'); d.style.color = c;"
                         " document.body.appendChild(d); const r = getComputedStyle(d).color; d.remove(); return r; })",

@@ -6,6 +6,7 @@ import csv
 import gzip
 import io
 import json
+import re
 from urllib.parse import parse_qs, urlparse
 
 import duckdb
@@ -210,3 +211,17 @@ def test_explore_this_on_a_cost_chart_opens_the_same_cost_ratios(page, server):
     got = {(r["microbenchmark"], r["variant"]): float(r["ratio"]) for r in shown_csv(page)
            if r["variant"] != r["base_variant"]}
     assert chart and got == {(r["microbenchmark"], r["variant"]): float(r["relative"]) for r in chart}
+
+
+@pytest.mark.browser
+def test_the_explorer_mutes_the_same_cells_as_the_site(page, server):
+    page.goto(server + "/servers/dell32/")
+    page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
+                           "el => el.dataset.rendered === 'true' || el.dataset.error)")
+    figure = page.locator('figure[data-kind="rqps-heatmap"][id*="2024-10-23-busy-wait-dell32"]').first
+    said = re.search(r"grey: \d+ of \d+ within noise \([^)]*\)", figure.locator("svg").text_content()).group(0)
+    assert "measured" in said
+    open_explorer(page, server + figure.locator("a.explore-link").get_attribute("href"))
+    assert said in page.locator("#explore-caption").inner_text()
+    muted = page.locator("#explore-chart g.mark-rect.role-mark path[fill='#e6e6e6']").count()
+    assert f"grey: {muted} of" in said

@@ -3,8 +3,12 @@
 - Diverging red (below 1.0) / blue (above), ColorBrewer RdBu (colour-blind safe), on a fixed log
   domain 0.5 .. 2.0 centred on 1.0: 0.95 and 0.56 differ, and a colour means the same ratio on
   every chart. Values beyond the domain are clamped to its ends and the legend says so.
-- Within noise (|ratio - 1| < NOISE) a value is muted: grey, neither a win nor a loss. Until the
-  ladders give a measured noise per server, NOISE is a stated threshold.
+- Within noise a value is muted: grey, neither a win nor a loss. The noise of an rQPS is measured
+  per campaign, server and thread count from its version ladders (derive/ladders.py: the median
+  absolute successive difference of every series after the shared drift, or the repetitions'
+  spread): a ratio of two builds is within noise when |ln rQPS| < 2·√2·σ (two standard errors of
+  the difference of two points). Where no ladder measured it (fewer than 3 builds), and for
+  ratios other than rQPS, NOISE is the stated threshold.
 - Cell text is white on the dark ends of the scale and black elsewhere, so text contrast stays
   at 4.5:1 or more (checked in Chromium by tests/test_colours.py).
 """
@@ -18,18 +22,45 @@ MUTED = "#e6e6e6"
 SCHEME = "redblue"
 # The ratios past which the RdBu background is dark enough for white text (contrast >= 4.5).
 WHITE_TEXT_BELOW, WHITE_TEXT_ABOVE = 0.64, 1.67
-LEGEND_NOTE = (f"Colour: rQPS on a log scale from {DOMAIN[0]} (red) to {DOMAIN[1]} (blue), clamped beyond; "
-               f"grey within ±{NOISE:.0%} of 1.0 (noise).")
+LEGEND_NOTE = f"Colour: rQPS on a log scale from {DOMAIN[0]} (red) to {DOMAIN[1]} (blue), clamped beyond"
 
 
-def within_noise_test(field: str) -> str:
-    # Our own expression on a numeric field (never contributed text): Vega's interpreter, no eval.
-    return f"abs(datum['{field}'] - 1) < {NOISE}"
+def noise_note(rows: list[dict], field: str = "rqps") -> str:
+    """What the grey cells are: the band(s), how they were found, and how many values they hide."""
+    bands = sorted({r["noise"] for r in rows if r.get("noise") is not None})
+    muted = sum(within_noise(r[field], r["noise"]) for r in rows if r.get("noise") is not None)
+    how = {r.get("noise_method") for r in rows} - {None}
+    if not bands:
+        return f"grey: within ±{NOISE:.0%} of 1.0 (a stated threshold)"
+    span = f"±{bands[0]:.1%}" if len(bands) == 1 else f"±{bands[0]:.1%} to ±{bands[-1]:.1%}"
+    method = ("measured on this campaign's version ladders" if how == {"measured"}
+              else "a stated threshold" if how == {"stated"} else "measured where a ladder exists, else stated")
+    return f"grey: {muted} of {len(rows)} within noise ({span}, {method})"
 
 
-def ratio_color(field: str, title: str) -> dict:
+NOISE_SPREADS = 2 * math.sqrt(2)  # the band: two standard errors of a difference of two points
+
+
+def noise_band(sigma: float | None) -> float:
+    """The ± relative band within which an rQPS is noise, from a ladder's per-point noise σ
+    (log units), or the stated NOISE when there is none."""
+    return math.expm1(NOISE_SPREADS * sigma) if sigma else NOISE
+
+
+def within_noise(value: float | None, band: float = NOISE) -> bool:
+    return value is not None and value > 0 and abs(math.log(value)) < math.log1p(band)
+
+
+def within_noise_test(field: str, band_field: str | None = None) -> str:
+    # Our own expression on numeric fields (never contributed text): Vega's interpreter, no eval.
+    # The band is each row's own (rQPS rows carry `noise`) or the stated NOISE.
+    band = f"datum['{band_field}']" if band_field else str(NOISE)
+    return f"datum['{field}'] > 0 && abs(log(datum['{field}'])) < log(1 + {band})"
+
+
+def ratio_color(field: str, title: str, band_field: str | None = None) -> dict:
     """A Vega-Lite color channel for a ratio field, with the muted condition for noise."""
-    return {"condition": {"test": within_noise_test(field), "value": MUTED},
+    return {"condition": {"test": within_noise_test(field, band_field), "value": MUTED},
             "field": field, "type": "quantitative", "title": title,
             "scale": {"type": "log", "scheme": SCHEME, "domain": list(DOMAIN), "domainMid": 1, "clamp": True},
             "legend": {"values": [0.5, 0.71, 1, 1.41, 2], "format": ".2~f"}}
@@ -40,11 +71,11 @@ def ratio_text_color(field: str) -> dict:
                           "value": "#ffffff"}, "value": "#111111"}
 
 
-def ratio_class(value: float | None) -> str:
+def ratio_class(value: float | None, band: float = NOISE) -> str:
     """The table-cell class for a ratio: direction (lt1/gt1), strength (s1..s3) or within noise."""
-    if value is None:
+    if value is None or value <= 0:
         return ""
-    if abs(value - 1) < NOISE:
+    if within_noise(value, band):
         return "eq1"
     strength = abs(math.log2(value))
     level = "s1" if strength < 0.15 else "s2" if strength < 0.5 else "s3"

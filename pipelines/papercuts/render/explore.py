@@ -71,6 +71,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
     published = _columns(con.execute(query("explore_published"), p))
     costs = _columns(con.execute(query("explore_costs"), p))
     changes = _columns(con.execute(query("explore_changes"), p))
+    noise = _columns(con.execute(query("explore_noise"), p))
     catalog = {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
 
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
@@ -86,7 +87,10 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
     data = {
         "format": FORMAT, "server": server, "url": server_url(server),
         "colour": {"domain": list(colours.DOMAIN), "noise": colours.NOISE, "muted": colours.MUTED,
-                   "white_text_below": colours.WHITE_TEXT_BELOW, "white_text_above": colours.WHITE_TEXT_ABOVE},
+                   "white_text_below": colours.WHITE_TEXT_BELOW, "white_text_above": colours.WHITE_TEXT_ABOVE,
+                   "noise_spreads": colours.NOISE_SPREADS},
+        # Measured per-point noise σ per campaign and thread count (absent: the stated noise).
+        "noise": {"campaign": _index(noise["campaign"], c_at), "threads": noise["threads"], "sigma": noise["sigma"]},
         "campaigns": [{"id": c, "title": t, "date": str(d), "url": campaign_url(c), "measured": m,
                        "bases": [v_at[b] for b in (bases or [])]}
                       for c, t, d, m, bases in zip(campaigns["id"], campaigns["title"], campaigns["date"],

@@ -8,9 +8,11 @@ import re
 
 from ..db import fetch_dicts, query
 from ..problems import UserError
+from . import colours
 from .specs import GROUP_ORDER
 
-RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "order"]
+RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "noise", "noise_method",
+                "order"]
 
 
 def label(name: str, rng: int | None) -> str:
@@ -40,15 +42,18 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
         raise UserError(f"{where}: no rQPS rows for {', '.join(missing)} in campaign "
                         f"{d['campaign']} (check the campaign, server, threads and base)")
     every_threads = d["threads"] == "all"
+    sigma = noise_by_threads(con, d["campaign"], d["server"])
     out = []
     for r in rows:
         if r["variant"] in variants:
             name = label(r["microbenchmark"], r["range"])
+            measured = sigma.get(r["threads"])
             out.append({
                 # With every thread count in one chart, each row is a microbenchmark at N threads.
                 "microbenchmark": f"{name} @ {threads_label(r['threads'])}" if every_threads else name,
                 "group": r["group"], "variant": r["variant"], "rqps": r["rqps"], "qps": r["qps"],
                 "base_qps": r["base_qps"], "origin": r["origin"],
+                "noise": colours.noise_band(measured), "noise_method": "measured" if measured else "stated",
                 "sort": (GROUP_ORDER.index(r["group"]), name, r["threads"]),
             })
     # Order within a group alphabetically by label (as the seeds' tables do), then by threads.
@@ -57,6 +62,12 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
         r["order"] = rank[r.pop("sort")]
     out.sort(key=lambda r: (r["order"], variants.index(r["variant"])))
     return out, list(variants)
+
+
+def noise_by_threads(con, campaign: str, server: str) -> dict[int, float]:
+    """threads -> the per-point noise σ (log units) its ladders measured (none: no ladder)."""
+    return {t: sigma for _, _, t, sigma, _ in con.execute(query("rqps_noise"), {"campaign": campaign,
+                                                                               "server": server}).fetchall()}
 
 
 def threads_label(n: int) -> str:

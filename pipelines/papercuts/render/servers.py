@@ -60,7 +60,8 @@ def comparison_sections(con, server: str, campaign: str | None = None) -> list[t
             "id": slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
             "title": f"rQPS, {threads}: {c['campaign_title']}",
             "caption": f"Each cell is QPS of the column's variant divided by QPS of {base}; "
-                       "red is below 1.0 (slower), blue above, grey within ±3 % of 1.0 (noise).",
+                       "red is below 1.0 (slower), blue above, grey within the noise the chart's subtitle "
+                       "states (measured on the campaign's version ladders where it has three builds or more).",
             "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base},
             *_cost_charts(con, server, c, base, threads)]))
     return sections

@@ -39,8 +39,13 @@ def _picked(field: str = "variant") -> dict:
     return {"condition": {"param": "pick", "value": 1}, "value": 0.15}
 
 
-def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict) -> list[dict]:
-    """Bars of a ratio per microbenchmark (a bar per variant) drawn from 1.0, and the 1.0 rule."""
+def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict, band_field: str | None = None) -> list[dict]:
+    """Bars of a ratio per microbenchmark (a bar per variant) drawn from 1.0, and the 1.0 rule.
+    With band_field, a bar within its row's noise band is drawn faint (muted)."""
+    opacity = _picked()
+    if band_field:
+        opacity = {"condition": [{"test": colours.within_noise_test(x["field"], band_field), "value": 0.3},
+                                 {"param": "pick", "value": 1}], "value": 0.15}
     return [
         {
             "params": [LEGEND_PICK],
@@ -52,7 +57,7 @@ def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict) -> list[
                 "x2": {"datum": 1},
                 "color": {"field": "variant", "type": "nominal", "sort": variants,
                           "title": "variant", "scale": {"scheme": "tableau10"}},
-                "opacity": _picked(),
+                "opacity": opacity,
                 "tooltip": tooltip,
             },
         },
@@ -78,6 +83,7 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
         {"field": "origin", "title": "origin"},
     ], rows)
     spec = _base(title, rows, "Relative QPS per microbenchmark; below 1.0 is a regression.")
+    spec["title"]["subtitle"] = colours.noise_note(rows).replace("grey:", "faint bars:", 1)
     spec["facet"] = {"row": {"field": "group", "type": "nominal", "sort": GROUP_ORDER,
                              "title": None, "header": {"labelAngle": 0, "labelAlign": "left",
                                                        "labelFontWeight": 600}}}
@@ -88,7 +94,7 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
         # Bars grow from the 1.0 line: left is a regression, right an improvement.
         "layer": ratio_bar_layers(variants, tooltip, {
             "field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)",
-            "scale": {"zero": False, "nice": True}}),
+            "scale": {"zero": False, "nice": True}}, "noise" if all("noise" in r for r in rows) else None),
     }
     return spec
 
@@ -96,7 +102,7 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
 def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
     """Microbenchmark × variant, diverging colour centred on 1.0, values printed in the cells."""
     spec = _base(title, rows, "rQPS heatmap; red below 1.0, blue above, grey within noise.")
-    spec["title"]["subtitle"] = colours.LEGEND_NOTE
+    spec["title"]["subtitle"] = [colours.LEGEND_NOTE + ";", colours.noise_note(rows)]
     spec["width"] = {"step": 64}
     spec["height"] = {"step": 18}
     enc_x = {"field": "variant", "type": "nominal", "sort": variants, "title": None,
@@ -107,7 +113,7 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
                              {"field": "qps", "title": "QPS", "format": ",.2f"},
                              {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
                              {"field": "origin"}], rows)
-    color = colours.ratio_color("rqps", "rQPS")
+    color = colours.ratio_color("rqps", "rQPS", "noise" if all("noise" in r for r in rows) else None)
     # The printed value sits on top of the cell, so it carries the same tooltip.
     spec["layer"] = [
         {"mark": {"type": "rect"}, "encoding": {"x": enc_x, "y": enc_y, "color": color, "tooltip": tooltip}},

@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 import io
 
-from .colours import ratio_class  # noqa: F401  (tables colour ratios the site's one way)
+from .colours import NOISE, ratio_class  # tables colour ratios the site's one way
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -35,11 +35,12 @@ def pivot_ratios(rows: list[dict], variants: list[str], row_key: str = "microben
         if key not in cells:
             order.append(key)
             cells[key] = {}
-        cells[key][r["variant"]] = r["rqps"]
+        cells[key][r["variant"]] = (r["rqps"], r.get("noise", NOISE))
     out = []
     for key in order:
         out.append([cell(key[0]), cell(key[1])] + [
-            cell(fmt(cells[key].get(v)), ratio_class(cells[key].get(v))) for v in variants])
+            cell(fmt(cells[key][v][0]), ratio_class(*cells[key][v])) if v in cells[key] else cell(fmt(None))
+            for v in variants])
     return table([("group", False), ("microbenchmark", False)] + [(v, True) for v in variants], out)
 
 

@@ -81,6 +81,10 @@
     for (var j = 0; j < p.rqps.length; j++) {
       d.pubAt.set(key(p.campaign[j], p.threads[j], p.test[j], p.base[j] + ">" + p.variant[j]), j);
     }
+    d.noiseAt = new Map();
+    for (var m = 0; m < d.noise.sigma.length; m++) {
+      d.noiseAt.set(d.noise.campaign[m] + "|" + d.noise.threads[m], d.noise.sigma[m]);
+    }
     d.variantAt = new Map(d.variants.map(function (v, k) { return [v.id, k]; }));
     d.campaignAt = new Map(d.campaigns.map(function (c, k) { return [c.id, k]; }));
     // Per campaign: its variants, thread counts and (published) bases.
@@ -339,6 +343,7 @@
         return;
       }
       s.threads.forEach(function (th) {
+        var band = noiseBand(s, d, c, th);
         var baseValue = valueOf(s, d, costs, metricIdx, c, th, ti, base, base);
         withBase.forEach(function (v, order) {
           var value = valueOf(s, d, costs, metricIdx, c, th, ti, v, base);
@@ -349,7 +354,8 @@
           var row = {
             microbenchmark: multi ? t.label + " @ " + th + (th === 1 ? " thread" : " threads") : t.label,
             test: t.label, group: t.group, threads: th, variant: d.variants[v].id,
-            version: d.variants[v].version, base_variant: s.base, order: ti * 1000 + th, vorder: order
+            version: d.variants[v].version, base_variant: s.base, order: ti * 1000 + th, vorder: order,
+            noise: band.value, noise_method: band.method
           };
           if (s.metric === "rqps") {
             if (s.measured) {
@@ -374,6 +380,19 @@
       });
     });
     return { rows: rows, missing: missing };
+  }
+
+  // The ± band within which a ratio is noise: for rQPS, 2·√2·σ of the campaign's ladders at
+  // this thread count (as every chart of the site mutes it), else the stated threshold.
+  function noiseBand(s, d, c, th) {
+    var sigma = s.metric === "rqps" ? d.noiseAt.get(c + "|" + th) : undefined;
+    return sigma ? { value: Math.expm1(d.colour.noise_spreads * sigma), method: "measured" }
+      : { value: d.colour.noise, method: "stated" };
+  }
+
+  function withinNoise(r, field) {
+    var v = r[field];
+    return v != null && v > 0 && Math.abs(Math.log(v)) < Math.log1p(r.noise);
   }
 
   function valueOf(s, d, costs, metricIdx, c, th, ti, v, base) {
@@ -416,7 +435,7 @@
   function colour(d, field, lowerIsBetter) {
     var c = d.colour;
     return {
-      condition: { test: "isValid(datum['" + field + "']) && abs(datum['" + field + "'] - 1) < " + c.noise,
+      condition: { test: "datum['" + field + "'] > 0 && abs(log(datum['" + field + "'])) < log(1 + datum['noise'])",
                    value: c.muted },
       field: field, type: "quantitative", title: field === "rqps" ? "rQPS" : "value / base value",
       scale: { type: "log", scheme: "redblue", domain: c.domain, domainMid: 1, clamp: true,
@@ -455,6 +474,8 @@
         x: x,
         color: { field: "variant", type: "nominal", title: "variant", sort: { field: "vorder" },
                  scale: { scheme: "tableau20" } },
+        opacity: ratio ? { condition: { test: "datum['" + field + "'] > 0 && abs(log(datum['" + field + "'])) < log(1 + datum['noise'])",
+                                        value: 0.3 }, value: 1 } : { value: 1 },
         tooltip: tooltip(s)
       }
     };
@@ -612,11 +633,11 @@
     return isFinite(v) ? v.toLocaleString("en-US", { maximumFractionDigits: 4 }) : "inf";
   }
 
-  function ratioClass(v, d) {
-    if (v == null || !isFinite(v)) {
+  function ratioClass(v, band) {
+    if (v == null || !isFinite(v) || v <= 0) {
       return "";
     }
-    if (Math.abs(v - 1) < d.colour.noise) {
+    if (Math.abs(Math.log(v)) < Math.log1p(band)) {
       return "eq1";
     }
     var strength = Math.abs(Math.log2(v));
@@ -643,7 +664,7 @@
         }
         if (c === "rqps" || c === "ratio") {
           var v = c === "ratio" && lowerIsBetter(s) && r[c] != null ? 1 / r[c] : r[c];
-          td.className += " " + ratioClass(v, d);
+          td.className += " " + ratioClass(v, r.noise);
         }
       });
     });
@@ -881,7 +902,7 @@
 
   /* ---------- drawing ---------- */
 
-  function caption(s, d) {
+  function caption(s, d, rows) {
     var camp = d.campaigns[d.campaignAt.get(s.campaign)];
     captionEl.textContent = "";
     var strong = document.createElement("strong");
@@ -892,9 +913,24 @@
     a.href = camp.url;
     a.textContent = camp.title;
     captionEl.appendChild(a);
-    captionEl.appendChild(document.createTextNode(
-      (camp.measured ? "" : " · published ratios, as printed") +
-      " · grey: within ±" + Math.round(d.colour.noise * 100) + "% of 1.0 (a stated threshold)"));
+    captionEl.appendChild(document.createTextNode((camp.measured ? "" : " · published ratios, as printed") +
+                                                  " · " + noiseNote(s, rows)));
+  }
+
+  // What the grey cells (faint bars) are, and how many values they hide, as the site's charts say it.
+  function noiseNote(s, rows) {
+    var field = s.metric === "rqps" ? "rqps" : "ratio";
+    if (s.metric === "qps") {
+      return "absolute values: no noise band";
+    }
+    var bands = Array.from(new Set(rows.map(function (r) { return r.noise; }))).sort(function (a, b) { return a - b; });
+    var methods = new Set(rows.map(function (r) { return r.noise_method; }));
+    var muted = rows.filter(function (r) { return withinNoise(r, field); }).length;
+    var pct = function (x) { return "±" + (100 * x).toFixed(1) + "%"; };
+    var span = bands.length > 1 ? pct(bands[0]) + " to " + pct(bands[bands.length - 1]) : bands.length ? pct(bands[0]) : "";
+    var how = methods.size === 1 ? (methods.has("measured") ? "measured on this campaign's version ladders"
+      : "a stated threshold") : "measured where a ladder exists, else stated";
+    return "grey: " + muted + " of " + rows.length + " within noise (" + span + ", " + how + ")";
   }
 
   // Fallbacks (a parameter that named nothing known) and plain facts about what is shown.
@@ -919,7 +955,7 @@
       infos.push("Nothing to show: pick at least one variant, a group and a microbenchmark that match.");
     }
     note(notes, infos);
-    caption(s, d);
+    caption(s, d, rows);
     // The table and the CSV are made when they are looked at (the box opened, the link
     // followed): a redraw does not pay for them.
     shown = { s: s, d: d, rows: rows, table: false };
