@@ -19,13 +19,13 @@ import os
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..contract import MAX_FILE_BYTES, RAW_LAYOUTS
 from ..parsers import folded, iostat, metrics, perf_report, perf_stat, sysbench, vmstat
 from ..parsers.errors import Gap, ParseError, read
-from ..parsers.mytools import parse_build_name, parse_test_file_name
+from ..parsers.mytools import SbMet, parse_build_name, parse_sb_met, parse_test_file_name
 from ..paths import Paths
 from ..problems import Problems
 from .archive import load_archive
@@ -50,7 +50,7 @@ def _plain(parse):
 class RawFormat:
     """One raw output format: adding a format is one entry here and a parser in parsers/."""
 
-    suffix: str  # papercuts layout: <test>.t<threads>.(r<rep>|profile).<suffix>
+    suffix: str | None  # papercuts layout: <test>.t<threads>.(r<rep>|profile).<suffix>; None: mytools only
     tool: str  # what the run's file is: sysbench, vmstat, iostat, perf-stat, folded, perf-report
     parse: Callable  # (text, path, campaign meta) -> parsed file, a Gap, or raises ParseError
     mytools: str | None = None  # the same output in a mytools tree: sb.<mytools>.<test>...
@@ -68,15 +68,18 @@ FORMATS = (
     RawFormat("perf-stat.json", "perf-stat", _plain(perf_stat.parse_json)),
     RawFormat("perf.folded", "folded", _plain(folded.parse)),
     RawFormat("perf-report.txt", "perf-report", _plain(perf_report.parse), "perf.rep.f"),
+    # an.sh's per-op costs: used where a run's vmstat/iostat files are absent (nov25 trees keep
+    # only sb.o and sb.met), never in place of samples Papercuts can average itself.
+    RawFormat(None, "sb.met", _plain(parse_sb_met), "met"),
 )
-BY_SUFFIX = {f.suffix: f for f in FORMATS}
+BY_SUFFIX = {f.suffix: f for f in FORMATS if f.suffix}
 BY_MYTOOLS = {f.mytools: f for f in FORMATS if f.mytools}
 EXPECTED = {layout: tuple(f.tool for f in FORMATS if layout in f.expected) for layout in RAW_LAYOUTS}
 PROFILE_KINDS = ("folded", "perf-report")
 
 _PAPERCUTS_RUN = re.compile(
     r"(?P<test>[a-z][a-z0-9.-]*?)\.t(?P<threads>\d+)\.(?:r(?P<rep>\d+)|(?P<profile>profile))\."
-    rf"(?P<kind>{'|'.join(re.escape(f.suffix) for f in FORMATS)})")
+    rf"(?P<kind>{'|'.join(re.escape(suffix) for suffix in BY_SUFFIX)})")
 _VARIANT_DIR = re.compile(r"(?P<build>[A-Za-z0-9][A-Za-z0-9_+-]*)\.(?P<config>[A-Za-z0-9][A-Za-z0-9_+-]*)")
 _LAYOUT_HINT = {
     "papercuts": "name raw files <test>.t<threads>.r<rep>.<tool>.txt inside <build>.<config>/ folders",
@@ -297,7 +300,7 @@ class _Context:
         if self.meta.get("sysbench") and sb.version and sb.version != self.meta["sysbench"]:
             self.problems.warning(rel, 1, 1, f"sysbench {sb.version} ran, campaign.toml says {self.meta['sysbench']}",
                                   "fix sysbench in campaign.toml")
-        cost = metrics.per_op(qps, vm, io)
+        cost = self._costs(run, qps, vm, io)
         p95 = next((ms for pct, ms in sb.final.percentiles if pct == 95), None)
         key = {"campaign": self.campaign, "server": self.server, "build": run.build, "config": run.config,
                "microbenchmark": run.test, "range": run.range, "threads": run.threads,
@@ -311,6 +314,30 @@ class _Context:
             **origin})
         if isinstance(stat, perf_stat.PerfStat):
             self._counters(key, qps, stat, run.files["perf-stat"], sb.final.total_time_s)
+
+    def _costs(self, run: Run, qps: float, vm, io) -> metrics.PerOp:
+        """vmstat/iostat averages per operation; where a run has no such file, an.sh's sb.met
+        values as published (an.sh divides by the same rate: its o/s is checked against qps)."""
+        cost = metrics.per_op(qps, vm, io)
+        if isinstance(vm, vmstat.Vmstat) and isinstance(io, iostat.Iostat):
+            return cost
+        met = self._parse(run, "sb.met", "sb.met")
+        if not isinstance(met, SbMet):
+            return cost
+        rel = self.paths.rel(run.files["sb.met"])
+        rate = met.get("o/s")
+        if rate is None or abs(rate - qps) > max(0.5, 1e-6 * qps):  # o/s is printed to 2 decimals, scan to 0
+            self.problems.warning(rel, 3, 1, f"an.sh normalised by {rate} operations/s, the sysbench output "
+                                  f"gives {qps:.2f}: its per-operation costs are not used",
+                                  "regenerate sb.met with an.sh from this run's sb.o, or remove it")
+            return cost
+        published = {}
+        if not isinstance(vm, vmstat.Vmstat):
+            published |= {"cs_per_op": met.get("cs/o"), "cpu_per_op": met.get("cpu/o")}
+        if not isinstance(io, iostat.Iostat):
+            published |= {"r_per_op": met.get("r/o"), "rkb_per_op": met.get("rKB/o"),
+                          "wkb_per_op": met.get("wKB/o")}
+        return replace(cost, **published)
 
     def _counters(self, key: dict, qps: float, stat: perf_stat.PerfStat, path: Path,
                   duration_s: float | None) -> None:

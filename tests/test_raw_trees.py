@@ -1,0 +1,68 @@
+"""Raw mytools trees read right (issue 11, part 4): each test builds a raw campaign from real files
+of mdcallag/mytools (copied under tests/fixtures/raw/, source in its README.md) and checks what a
+real archive gave wrong before. Expected numbers come from the files by hand (awk, calculator).
+"""
+from __future__ import annotations
+
+import shutil
+
+from datadir import database, write_data
+from papercuts.build import validate
+from papercuts.db import fetch_dicts
+from papercuts.paths import PROJECT, Paths
+
+FIXTURES = PROJECT / "tests" / "fixtures" / "raw"
+NOV25 = FIXTURES / "mytools" / "nov25.sb.mysql"
+DOP1 = NOV25 / "dop1" / "x.my9500_rel_o2nofp.z12a_c8r32.pk1"
+DOP40 = NOV25 / "dop40" / "x.my5651_rel_o2nofp.z12a_c32r128.pk1"
+TOML = ('title = "raw tree"\nsource = "src"\ncontributor = "tests"\ndate = 2026-01-03\n'
+        'sysbench = "unknown"\nserver = "box"\nraw_layout = "mytools"\n')
+CAMPAIGN = "campaigns/2026-01-03-tree"
+
+
+def tree(tmp_path, files: dict[str, object], toml: str = TOML, variant: str = "x.my8028.cfg.pk1"):
+    """A data folder whose campaign's raw/ holds one variant folder with `files` (name -> source
+    path, or text)."""
+    data = write_data(tmp_path / "data", {f"{CAMPAIGN}/campaign.toml": toml})
+    folder = data / CAMPAIGN / "raw" / variant
+    folder.mkdir(parents=True)
+    for name, source in files.items():
+        if isinstance(source, str):
+            (folder / name).write_text(source)
+        else:
+            shutil.copy(source, folder / name)
+    return data
+
+
+def problems(data) -> list[str]:
+    _, found = validate(Paths.make(data=data))
+    return [p.render() for p in found.sorted()]
+
+
+def results(con) -> list[dict]:
+    return fetch_dicts(con, "SELECT * FROM results WHERE campaign = '2026-01-03-tree' ORDER BY microbenchmark")
+
+
+def test_sb_met_costs_are_used_where_vmstat_and_iostat_files_are_absent(tmp_path):
+    # nov25.sb.mysql keeps sb.o and sb.met per run, no sb.vm/sb.io: an.sh's costs as published.
+    name = "point-query.range100.pk1.dop1"
+    con = database(tree(tmp_path, {f"sb.o.{name}": DOP1 / f"sb.o.{name}", f"sb.met.{name}": DOP1 / f"sb.met.{name}"}))
+    (row,) = results(con)
+    assert row["qps"] == 16015.82  # sb.met's o/s is the same rate
+    assert (row["cs_per_op"], row["cpu_per_op"]) == (3.832, 0.000704)
+    assert (row["r_per_op"], row["rkb_per_op"], row["wkb_per_op"]) == (0.0, 0.0, 0.0)
+    files = fetch_dicts(con, "SELECT tool, status FROM raw_files WHERE campaign = '2026-01-03-tree' ORDER BY tool")
+    assert {"tool": "sb.met", "status": "parsed"} in files
+    assert {"tool": "vmstat", "status": "missing"} in files  # still a missing file, shown as such
+
+
+def test_sb_met_for_another_rate_is_not_used(tmp_path):
+    name = "point-query.range100.pk1.dop1"
+    met = (DOP1 / f"sb.met.{name}").read_text().replace("16015.82", "17015.82")
+    data = tree(tmp_path, {f"sb.o.{name}": DOP1 / f"sb.o.{name}", f"sb.met.{name}": met})
+    (row,) = results(database(data))
+    assert row["cs_per_op"] is None and row["cpu_per_op"] is None
+    (warning,) = [p for p in problems(data) if "sb.met" in p]
+    assert warning.endswith(f"raw/x.my8028.cfg.pk1/sb.met.{name}:3:1: warning: an.sh normalised by 17015.82 "
+                            "operations/s, the sysbench output gives 16015.82: its per-operation costs are not "
+                            "used (regenerate sb.met with an.sh from this run's sb.o, or remove it)")
