@@ -66,3 +66,19 @@ def test_sb_met_for_another_rate_is_not_used(tmp_path):
     assert warning.endswith(f"raw/x.my8028.cfg.pk1/sb.met.{name}:3:1: warning: an.sh normalised by 17015.82 "
                             "operations/s, the sysbench output gives 16015.82: its per-operation costs are not "
                             "used (regenerate sb.met with an.sh from this run's sb.o, or remove it)")
+
+
+def test_the_scan_rate_uses_the_table_size_sysbench_ran_with(tmp_path):
+    # nov25 dop40 ran with --table-size=10000000; a campaign.toml copied from dop1 says 50000000.
+    name = "scan.range100.pk1.dop40"
+    data = tree(tmp_path, {f"sb.o.{name}": DOP40 / f"sb.o.{name}", f"sb.met.{name}": DOP40 / f"sb.met.{name}"},
+                TOML + "rows_per_table = 50000000\n")
+    (row,) = results(database(data))
+    # (10000000 / 1000) / (avg latency 1703.78 ms / 1000) = 5869.3 Krows/s; qps.abs.my.all.csv has 5869
+    assert row["qps"] == 10000 / 1.70378
+    assert round(row["qps"]) == 5869  # not 29346 (50000000 rows)
+    assert row["cpu_per_op"] == 0.013486  # sb.met's o/s (5869, run.sh's rounding) agrees
+    (warning,) = [p for p in problems(data) if "table-size" in p]
+    assert warning.endswith(f"raw/x.my8028.cfg.pk1/sb.o.{name}:1:1: warning: sysbench ran with "
+                            "--table-size=10000000, campaign.toml says rows_per_table = 50000000: the scan rate "
+                            "uses 10000000 (set rows_per_table = 10000000 in campaign.toml)")

@@ -91,6 +91,14 @@ class SysbenchRun:
     explain: tuple[str, ...] = ()
     histogram: tuple[tuple[float, int], ...] = ()
 
+    def option(self, name: str) -> str | None:
+        """`--<name>=<value>` from the command line a wrapper wrote first (mytools' run.sh and
+        Papercuts' do): sysbench itself never prints options such as --table-size."""
+        if not self.command:
+            return None
+        values = re.findall(rf"(?:^|\s)--{re.escape(name)}=(\S+)", self.command)
+        return values[-1] if values else None  # sysbench takes the last one given
+
     @property
     def qps(self) -> float | None:
         """Queries/s over the whole run, checkpoints included."""

@@ -287,10 +287,11 @@ class _Context:
             return
         qps = sb.qps
         if run.test.split(".")[0] == "scan":  # a full scan per query: thousands of rows/s (formats §1.3)
-            rows, latency = self.meta.get("rows_per_table"), sb.final.latency_avg_ms
+            rows, latency = self._table_size(sb, rel), sb.final.latency_avg_ms
             if not rows or not latency:
-                self.problems.error(rel, 1, 1, "the scan rate (Krows/s) needs rows_per_table and the average latency",
-                                    "add rows_per_table to campaign.toml")
+                self.problems.error(rel, 1, 1, "the scan rate (Krows/s) needs the table size and the average latency",
+                                    "add rows_per_table to campaign.toml, or keep sysbench's command line "
+                                    "(with --table-size) as the output's first line")
                 return
             qps = (rows / 1000) / (latency / 1000)
         if not qps or qps <= 0:
@@ -314,6 +315,18 @@ class _Context:
             **origin})
         if isinstance(stat, perf_stat.PerfStat):
             self._counters(key, qps, stat, run.files["perf-stat"], sb.final.total_time_s)
+
+    def _table_size(self, sb: sysbench.SysbenchRun, rel: str) -> int | None:
+        """Rows per table for the scan rate: --table-size on sysbench's own command line (what ran,
+        as run.sh computes Krps from it), checked against campaign.toml's rows_per_table."""
+        declared = self.meta.get("rows_per_table")
+        text = sb.option("table-size")
+        ran = int(text) if text and text.isdigit() else None
+        if ran and declared and ran != declared:
+            self.problems.warning(rel, 1, 1, f"sysbench ran with --table-size={ran}, campaign.toml says "
+                                  f"rows_per_table = {declared}: the scan rate uses {ran}",
+                                  f"set rows_per_table = {ran} in campaign.toml")
+        return ran or declared
 
     def _costs(self, run: Run, qps: float, vm, io) -> metrics.PerOp:
         """vmstat/iostat averages per operation; where a run has no such file, an.sh's sb.met
