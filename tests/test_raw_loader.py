@@ -140,7 +140,7 @@ def test_a_mytools_tree_is_read_with_its_range_and_hardware_counters(tmp_path):
     gaps = fetch_dicts(con, "SELECT tool, status, file FROM raw_files WHERE status = 'missing' ORDER BY file")
     # sb.io was not copied; scan has no perf file and needs none, but its vmstat is missing
     assert [(g["tool"], g["file"].split(", ")[1]) for g in gaps] == [
-        ("iostat", "point-query"), ("iostat", "scan"), ("vmstat", "scan")]
+        ("iostat", "point-query_range=100"), ("iostat", "scan_range=100"), ("vmstat", "scan_range=100")]
 
 
 @pytest.mark.parametrize("change, expected", [

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import shutil
 
-from datadir import database, write_data
+import pytest
+
+from datadir import FILES, database, write_data
 from papercuts.build import validate
-from papercuts.db import fetch_dicts
+from papercuts.db import fetch_dicts, query
 from papercuts.paths import PROJECT, Paths
 
 FIXTURES = PROJECT / "tests" / "fixtures" / "raw"
 NOV25 = FIXTURES / "mytools" / "nov25.sb.mysql"
 DOP1 = NOV25 / "dop1" / "x.my9500_rel_o2nofp.z12a_c8r32.pk1"
 DOP40 = NOV25 / "dop40" / "x.my5651_rel_o2nofp.z12a_c32r128.pk1"
+FLAT = FIXTURES / "mytools" / "feb25.pg.flat" / "x.pg1023_o2nofp.x10a_c32r128.pk1"
+MORE_TESTS = ("random-points,point,queries/s,IN-list of random points,src\n"
+              "delete,write,queries/s,delete rows,src\n")
 TOML = ('title = "raw tree"\nsource = "src"\ncontributor = "tests"\ndate = 2026-01-03\n'
         'sysbench = "unknown"\nserver = "box"\nraw_layout = "mytools"\n')
 CAMPAIGN = "campaigns/2026-01-03-tree"
@@ -23,7 +28,8 @@ CAMPAIGN = "campaigns/2026-01-03-tree"
 def tree(tmp_path, files: dict[str, object], toml: str = TOML, variant: str = "x.my8028.cfg.pk1"):
     """A data folder whose campaign's raw/ holds one variant folder with `files` (name -> source
     path, or text)."""
-    data = write_data(tmp_path / "data", {f"{CAMPAIGN}/campaign.toml": toml})
+    data = write_data(tmp_path / "data", {f"{CAMPAIGN}/campaign.toml": toml,
+                                          "microbenchmarks.csv": FILES["microbenchmarks.csv"] + MORE_TESTS})
     folder = data / CAMPAIGN / "raw" / variant
     folder.mkdir(parents=True)
     for name, source in files.items():
@@ -82,3 +88,24 @@ def test_the_scan_rate_uses_the_table_size_sysbench_ran_with(tmp_path):
     assert warning.endswith(f"raw/x.my8028.cfg.pk1/sb.o.{name}:1:1: warning: sysbench ran with "
                             "--table-size=10000000, campaign.toml says rows_per_table = 50000000: the scan rate "
                             "uses 10000000 (set rows_per_table = 10000000 in campaign.toml)")
+
+
+def test_profiles_are_keyed_by_range(tmp_path):
+    # feb25.pg.flat profiled random-points at range 10, 100 and 1000: three profiles, not one.
+    files = {}
+    for r in (10, 100, 1000):
+        for name in (f"sb.o.random-points.range{r}.pk1.dop40", f"sb.perf.rep.f.random-points.range{r}.pk1.1"):
+            files[name] = FLAT / name
+    con = database(tree(tmp_path, files))
+    labels = fetch_dicts(con, query("server_profiles"), {"server": "box"})  # the server page's sections
+    assert [p["microbenchmark"] for p in labels] == [
+        "random-points_range=10", "random-points_range=100", "random-points_range=1000"]
+    shares = fetch_dicts(con, "SELECT range, self_share FROM profile_symbols WHERE symbol = '_bt_compare' "
+                              "ORDER BY range")
+    # grep _bt_compare in each report: 12.18%, 14.78%, 17.00%
+    assert shares == [{"range": 10, "self_share": pytest.approx(0.1218)},
+                      {"range": 100, "self_share": pytest.approx(0.1478)},
+                      {"range": 1000, "self_share": pytest.approx(0.17)}]
+    top = fetch_dicts(con, query("profile_top"), {"campaign": "2026-01-03-tree", "threads": 40,
+                                                  "microbenchmark": "random-points_range=1000"})
+    assert (top[0]["symbol"], top[0]["self_share"]) == ("_bt_compare", pytest.approx(0.17))

@@ -104,9 +104,13 @@ class Run:
 
 @dataclass
 class Profile:
+    """One sampled profile of a test: keyed by its range parameter too (random-points at range
+    10, 100 and 1000 are three tests)."""
+
     build: str
     config: str
     test: str
+    range: int | None
     threads: int
     files: dict[str, Path] = field(default_factory=dict)
     formats: dict[str, RawFormat] = field(default_factory=dict)
@@ -183,7 +187,7 @@ def _papercuts_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[R
             kind, threads = fmt.tool, int(fm["threads"])
             if fm["profile"]:
                 if kind in PROFILE_KINDS:
-                    key = (build, config, fm["test"], threads)
+                    key = (build, config, fm["test"], None, threads)
                     _add(profiles.setdefault(key, Profile(*key)), fmt, f)
                 continue  # the profiling run's own sysbench output is evidence, not a result
             if kind in PROFILE_KINDS:
@@ -228,7 +232,7 @@ def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run
         if fmt.tool == "perf-stat":
             _add(runs[(build, config, test, rng, threads, None)], fmt, f)
         else:
-            key = (build, config, test, threads)
+            key = (build, config, test, rng, threads)
             _add(profiles.setdefault(key, Profile(*key)), fmt, f)
     return list(runs.values()), list(profiles.values())
 
@@ -265,7 +269,8 @@ class _Context:
                                        "status": status, "detail": detail})
 
     def _missing(self, run: Run | Profile, kind: str) -> None:
-        where = f"{run.build}.{run.config}, {run.test}, {run.threads} thread(s)"
+        test = run.test if run.range is None else f"{run.test}_range={run.range}"  # the site's label
+        where = f"{run.build}.{run.config}, {test}, {run.threads} thread(s)"
         if isinstance(run, Run) and run.repetition is not None:
             where += f", repetition {run.repetition}"
         self._file(f"({kind} output for {where})", kind, "missing")
@@ -370,7 +375,7 @@ class _Context:
 
     def profile(self, profile: Profile) -> None:
         key = {"campaign": self.campaign, "build": profile.build, "config": profile.config,
-               "microbenchmark": profile.test, "threads": profile.threads}
+               "microbenchmark": profile.test, "range": profile.range, "threads": profile.threads}
         ids = {"server": self.server, "_file": "", "_line": 1, "_cols": {}}
         if "folded" not in profile.files and "perf-report" not in profile.files:
             self._missing(profile, "folded")
