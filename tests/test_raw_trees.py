@@ -109,3 +109,52 @@ def test_profiles_are_keyed_by_range(tmp_path):
     top = fetch_dicts(con, query("profile_top"), {"campaign": "2026-01-03-tree", "threads": 40,
                                                   "microbenchmark": "random-points_range=1000"})
     assert (top[0]["symbol"], top[0]["self_share"]) == ("_bt_compare", pytest.approx(0.17))
+
+
+def flat_samples(numbers) -> dict[str, object]:
+    """feb25.pg.flat's delete test: sb.o and the numbered perf report samples (excerpts)."""
+    name = "sb.perf.rep.f.delete.range100.pk1"
+    return {"sb.o.delete.range100.pk1.dop40": FLAT / "sb.o.delete.range100.pk1.dop40",
+            **{f"{name}.{k}": FLAT / f"{name}.{k}.excerpt" for k in numbers}}
+
+
+def shares(con, symbol: str) -> float:
+    (row,) = fetch_dicts(con, "SELECT self_share FROM profile_symbols WHERE symbol = $s", {"s": symbol})
+    return row["self_share"]
+
+
+def test_every_numbered_perf_report_sample_is_used_in_numeric_order(tmp_path):
+    con = database(tree(tmp_path, flat_samples(range(1, 16))))
+    # awk over the 15 samples: sum(percent x Event count) / sum(Event count) / 100, as flamegraph.pl
+    # weighs the samples it is fed together (sample .9 alone says 6.52%)
+    assert shares(con, "LWLockWaitListLock") == pytest.approx(0.0502903980, rel=1e-9)
+    assert shares(con, "_bt_compare") == pytest.approx(0.0247778461, rel=1e-9)
+    (profile,) = fetch_dicts(con, "SELECT file FROM profiles")
+    assert profile["file"].endswith("sb.perf.rep.f.delete.range100.pk1.1")  # .1 first, not .10
+    parsed = fetch_dicts(con, "SELECT count(*) AS n FROM raw_files WHERE tool = 'perf report' AND status = 'parsed'")
+    assert parsed[0]["n"] == 15
+
+
+def test_a_missing_sample_is_a_gap(tmp_path):
+    con = database(tree(tmp_path, flat_samples([k for k in range(1, 16) if k != 7])))
+    gaps = fetch_dicts(con, "SELECT file, status FROM raw_files WHERE tool = 'perf report' AND status <> 'parsed'")
+    assert len(gaps) == 1 and gaps[0]["status"] == "missing"
+    assert gaps[0]["file"].endswith("raw/x.my8028.cfg.pk1/sb.perf.rep.f.delete.range100.pk1.7")
+
+
+def test_perf_stat_samples_are_summed_and_a_truncated_one_is_reported(tmp_path):
+    # feb25.pg.perf: six perf stat samples of delete; .6 has 3 of its 7 --append groups (the test ended)
+    perf = FIXTURES / "mytools" / "feb25.pg.perf" / "x.pg1023_o2nofp.x10a_c32r128.pk1"
+    files = {"sb.o.delete.range100.pk1.dop40": perf / "sb.o.delete.range100.pk1.dop40"}
+    files |= {f"sb.perf.hw.delete.range100.pk1.{k}": perf / f"sb.perf.hw.delete.range100.pk1.{k}" for k in range(1, 7)}
+    con = database(tree(tmp_path, files))
+    counters = {r["metric"]: r["value"] for r in fetch_dicts(con, "SELECT metric, value FROM counters")}
+    qps = 338700.77
+    # awk: instructions summed over the 6 samples, over their groups' elapsed times (60.008491449 s);
+    # context-switches over the 5 samples whose 7th group is there (50.007136921 s)
+    assert counters["instructions_per_query"] == pytest.approx(44961280632 / (qps * 60.008491449), rel=1e-12)
+    assert counters["cs_per_query"] == pytest.approx(633000 / (qps * 50.007136921), rel=1e-12)
+    assert counters["ipc"] == pytest.approx(44961280632 / 70300782944, rel=1e-12)
+    (cut,) = fetch_dicts(con, "SELECT file, detail FROM raw_files WHERE status = 'truncated'")
+    assert cut["file"].endswith("sb.perf.hw.delete.range100.pk1.6")
+    assert cut["detail"] == "3 of 7 perf stat groups complete"

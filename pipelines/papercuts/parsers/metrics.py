@@ -11,12 +11,13 @@ A value that cannot be computed (no samples, no counter) is None, never 0.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from statistics import fmean
 
 from .errors import Gap
 from .iostat import Iostat
-from .perf_stat import PerfStat
+from .perf_stat import Block, PerfStat
 from .vmstat import Vmstat
 
 
@@ -77,25 +78,37 @@ class PerQuery:
     ipc: float | None = None  # instructions / cycles, when both were counted in one window
 
 
+def _counted(block: Block, event: str) -> float | None:
+    """The block's count of `event` (any `:u`/`:k` suffix), or None if it did not count it."""
+    values = [c.value for c in block.counters
+              if c.event.split(":")[0] == event and c.time_s is None and c.cpu is None and c.value is not None]
+    return values[0] if values else None
+
+
 def per_query(qps: float, stat: PerfStat | Gap | None, window_s: float | None = None) -> PerQuery:
-    """Counters per query from `perf stat -p <server>` run beside the benchmark. `-x` and `-j`
-    output print no elapsed time: then window_s (the test's duration) is the counting window."""
+    """Counters per query from `perf stat -p <server>` run beside the benchmark: an event's counts
+    summed over every block that counted it, over the sum of those blocks' windows (mytools' numbered
+    samples, combined, are many blocks). `-x` and `-j` output print no elapsed time: then window_s
+    (the test's duration) is the window; a human block cut before its elapsed line is left out."""
     if not qps or qps <= 0:
         raise ValueError(f"per-query counters need a positive rate, got {qps!r}")
     if not isinstance(stat, PerfStat):
         return PerQuery(qps)
 
+    def window(block: Block) -> float | None:
+        return block.elapsed_s if block.elapsed_s is not None else (window_s if block.target is None else None)
+
     def each(*events: str) -> float | None:
         for event in events:
-            found = stat.counter(event)
-            seconds = found and (found[1].elapsed_s or window_s)
-            if seconds:
-                return found[0].value / (qps * seconds)
+            pairs = [(v, window(b)) for b in stat.blocks if (v := _counted(b, event)) is not None and window(b)]
+            if pairs:
+                return math.fsum(v for v, _ in pairs) / (qps * math.fsum(w for _, w in pairs))
         return None
 
-    instructions, cycles = each("instructions"), each("cycles")
-    ins, cyc = stat.counter("instructions"), stat.counter("cycles")
-    ipc = ins[0].value / cyc[0].value if ins and cyc and ins[1] is cyc[1] and cyc[0].value else None
-    return PerQuery(qps=qps, instructions=instructions, cycles=cycles,
+    both = [(i, c) for b in stat.blocks if window(b)
+            and (i := _counted(b, "instructions")) is not None and (c := _counted(b, "cycles")) is not None]
+    cycles = math.fsum(c for _, c in both)
+    ipc = math.fsum(i for i, _ in both) / cycles if both and cycles else None
+    return PerQuery(qps=qps, instructions=each("instructions"), cycles=each("cycles"),
                     bus_cycles=each("bus-cycles"), cpu_ms=each("task-clock", "cpu-clock"),
                     context_switches=each("context-switches", "cs"), ipc=ipc)

@@ -28,6 +28,7 @@ from ..parsers.errors import Gap, ParseError, read
 from ..parsers.mytools import SbMet, parse_build_name, parse_sb_met, parse_test_file_name
 from ..paths import Paths
 from ..problems import Problems
+from . import raw_samples
 from .archive import load_archive
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
@@ -100,6 +101,7 @@ class Run:
     repetition: int | None
     files: dict[str, Path] = field(default_factory=dict)
     formats: dict[str, RawFormat] = field(default_factory=dict)
+    samples: dict[str, dict[int, Path]] = field(default_factory=dict)  # mytools' numbered perf files
 
 
 @dataclass
@@ -114,6 +116,7 @@ class Profile:
     threads: int
     files: dict[str, Path] = field(default_factory=dict)
     formats: dict[str, RawFormat] = field(default_factory=dict)
+    samples: dict[str, dict[int, Path]] = field(default_factory=dict)  # mytools' numbered perf files
 
 
 def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems) -> None:
@@ -215,14 +218,14 @@ def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run
                 continue
             fmt = BY_MYTOOLS[tf.kind]
             if tf.threads is None:
-                pending.append((name.build, name.config, tf.test, tf.range, fmt, f))
+                pending.append((name.build, name.config, tf.test, tf.range, fmt, f, tf.repeat))
                 continue
             key = (name.build, name.config, tf.test, tf.range, tf.threads, None)
             _add(runs.setdefault(key, Run(*key)), fmt, f)
     threads_of: dict[tuple, set[int]] = defaultdict(set)
     for r in runs.values():
         threads_of[(r.build, r.config, r.test, r.range)].add(r.threads)
-    for build, config, test, rng, fmt, f in pending:
+    for build, config, test, rng, fmt, f, sample in pending:
         counts = threads_of.get((build, config, test, rng), set())
         if len(counts) != 1:
             problems.warning(paths.rel(f), 1, 1, "cannot tell which thread count this perf file belongs to",
@@ -230,16 +233,21 @@ def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run
             continue
         threads = next(iter(counts))
         if fmt.tool == "perf-stat":
-            _add(runs[(build, config, test, rng, threads, None)], fmt, f)
+            _add(runs[(build, config, test, rng, threads, None)], fmt, f, sample)
         else:
             key = (build, config, test, rng, threads)
-            _add(profiles.setdefault(key, Profile(*key)), fmt, f)
+            _add(profiles.setdefault(key, Profile(*key)), fmt, f, sample)
     return list(runs.values()), list(profiles.values())
 
 
-def _add(run: Run | Profile, fmt: RawFormat, f: Path) -> None:
-    run.files[fmt.tool] = f
+def _add(run: Run | Profile, fmt: RawFormat, f: Path, sample: int | None = None) -> None:
     run.formats[fmt.tool] = fmt
+    if sample is None:
+        run.files[fmt.tool] = f
+        return
+    found = run.samples.setdefault(fmt.tool, {})
+    found[sample] = f
+    run.files[fmt.tool] = found[min(found)]  # the first sample, by number, stands for them all
 
 
 class _Context:
@@ -250,9 +258,9 @@ class _Context:
         self.campaign, self.server = meta["id"], meta["server"]
         self.device = meta.get("iostat_device")
 
-    def _parse(self, run: Run | Profile, tool: str, label: str):
+    def _parse(self, run: Run | Profile, tool: str, label: str, path: Path | None = None):
         """The parsed file, or a Gap (recorded), or None after reporting a malformed file."""
-        path = run.files.get(tool)
+        path = path or run.files.get(tool)
         if path is None:
             return None
         parse = run.formats[tool].parse
@@ -263,6 +271,31 @@ class _Context:
             return None
         self._file(self.paths.published(path), label, parsed.reason if isinstance(parsed, Gap) else "parsed")
         return parsed
+
+    def _samples(self, run: Run | Profile, tool: str, label: str, kind: type) -> dict[int | None, object]:
+        """Each parsed file of a tool, by sample number (None for an unnumbered file), in numeric
+        order; absent samples between the first and last are recorded as missing."""
+        samples = run.samples.get(tool)
+        if not samples:
+            parsed = self._parse(run, tool, label)
+            return {None: parsed} if isinstance(parsed, kind) else {}
+        for path in raw_samples.missing(samples):
+            self._file(self.paths.published(path), label, "missing", "a numbered sample is absent")
+        out = {}
+        for k in sorted(samples):
+            parsed = self._parse(run, tool, label, samples[k])
+            if isinstance(parsed, kind):
+                out[k] = parsed
+        return out
+
+    def _perf_stat(self, run: Run) -> perf_stat.PerfStat | None:
+        stats = self._samples(run, "perf-stat", "perf stat", perf_stat.PerfStat)
+        if not stats:
+            return None
+        if None not in stats:
+            for k, why in raw_samples.truncated(stats).items():
+                self._file(self.paths.published(run.samples["perf-stat"][k]), "perf stat", "truncated", why)
+        return raw_samples.combine_stats(stats) if len(stats) > 1 else next(iter(stats.values()))
 
     def _file(self, published: str, tool: str, status: str, detail: str | None = None) -> None:
         self.rows["raw_files"].append({"campaign": self.campaign, "file": published, "tool": tool,
@@ -282,7 +315,7 @@ class _Context:
         sb = self._parse(run, "sysbench", "sysbench")
         vm = self._parse(run, "vmstat", "vmstat")
         io = self._parse(run, "iostat", "iostat") if self.device else None
-        stat = self._parse(run, "perf-stat", "perf stat")
+        stat = self._perf_stat(run)
         if not isinstance(sb, sysbench.SysbenchRun):
             return
         rel = self.paths.rel(run.files["sysbench"])
@@ -386,11 +419,16 @@ class _Context:
                                           "file": self.paths.published(path), "_file": self.paths.rel(path)})
             self.rows["profile_stacks"] += [{**key, "frames": list(s.frames), "weight": s.weight,
                                              "line": s.line} for s in stacks.stacks if s.weight > 0]
-        report = self._parse(profile, "perf-report", "perf report")
-        if isinstance(report, perf_report.PerfReport):
+        reports = self._samples(profile, "perf-report", "perf report", perf_report.PerfReport)
+        if reports:
             path = profile.files["perf-report"]
-            self.rows["profiles"].append({**key, **ids, "source": "perf report", "event": report.event,
+            event = next(iter(reports.values())).event
+            self.rows["profiles"].append({**key, **ids, "source": "perf report", "event": event,
                                           "file": self.paths.published(path), "_file": self.paths.rel(path)})
-            self.rows["profile_report"] += [{**key, "symbol": r.symbol, "dso": r.dso, "self_pct": r.self_pct,
-                                             "children_pct": r.children_pct, "line": r.line}
-                                            for r in report.rows]
+            weights = raw_samples.report_weights(reports)
+            for k, report in reports.items():
+                w = weights[k]
+                self.rows["profile_report"] += [
+                    {**key, "sample": k, "symbol": r.symbol, "dso": r.dso, "self_pct": r.self_pct * w,
+                     "children_pct": None if r.children_pct is None else r.children_pct * w, "line": r.line}
+                    for r in report.rows]

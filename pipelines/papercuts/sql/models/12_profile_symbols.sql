@@ -25,14 +25,18 @@ WITH totals AS (
       ON s.campaign = t.campaign AND s.build = t.build AND s.config = t.config
      AND s.microbenchmark = t.microbenchmark AND s."range" IS NOT DISTINCT FROM t."range" AND s.threads = t.threads
      AND s.symbol = t.symbol
-), from_report AS (
-    SELECT campaign, build, config, microbenchmark, "range", threads, symbol,
-           sum(self_pct) / 100 AS self_share, max(children_pct) / 100 AS total_share,
-           'perf report' AS source
+), report_samples AS (  -- a symbol's Children is printed once per row it has: the largest counts
+    SELECT campaign, build, config, microbenchmark, "range", threads, sample, symbol,
+           sum(self_pct) / 100 AS self_share, max(children_pct) / 100 AS total_share
     FROM profile_report r
     WHERE NOT EXISTS (SELECT 1 FROM totals n WHERE n.campaign = r.campaign AND n.build = r.build
                         AND n.config = r.config AND n.microbenchmark = r.microbenchmark
                         AND n."range" IS NOT DISTINCT FROM r."range" AND n.threads = r.threads)
+    GROUP BY ALL
+), from_report AS (  -- samples' percentages are already weighted by their share of events
+    SELECT campaign, build, config, microbenchmark, "range", threads, symbol,
+           sum(self_share) AS self_share, sum(total_share) AS total_share, 'perf report' AS source
+    FROM report_samples
     GROUP BY ALL
 )
 SELECT p.server, u.* FROM (SELECT * FROM from_stacks UNION ALL SELECT * FROM from_report) u

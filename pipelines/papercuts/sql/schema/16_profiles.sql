@@ -36,6 +36,7 @@ CREATE TABLE profile_report (
     microbenchmark VARCHAR NOT NULL,
     "range" INTEGER,
     threads INTEGER NOT NULL,
+    sample INTEGER,  -- mytools' numbered report (.1 ... .15); percentages are weighted by its events
     symbol VARCHAR NOT NULL,
     dso VARCHAR,
     self_pct DOUBLE NOT NULL,
