@@ -158,3 +158,35 @@ def test_perf_stat_samples_are_summed_and_a_truncated_one_is_reported(tmp_path):
     (cut,) = fetch_dicts(con, "SELECT file, detail FROM raw_files WHERE status = 'truncated'")
     assert cut["file"].endswith("sb.perf.hw.delete.range100.pk1.6")
     assert cut["detail"] == "3 of 7 perf stat groups complete"
+
+
+def spin_run(tmp_path, toml: str):
+    """The committed MariaDB run's point-query t1 r1 outputs (papercuts layout), iostat replaced."""
+    run = PROJECT / "data" / "campaigns" / "2026-11-22-mariadb-spin-wait" / "raw" / "ma101119_deb12.spin4"
+    data = write_data(tmp_path / "data", {f"{CAMPAIGN}/campaign.toml": toml})
+    folder = data / CAMPAIGN / "raw" / "my8028.cfg"
+    folder.mkdir(parents=True)
+    for tool in ("sysbench", "vmstat"):
+        shutil.copy(run / f"point-query.t1.r1.{tool}.txt", folder / f"point-query.t1.r1.{tool}.txt")
+    shutil.copy(FIXTURES / "iostat" / "iostat-x.txt", folder / "point-query.t1.r1.iostat.txt")
+    return data
+
+
+PAPERCUTS = TOML.replace('"mytools"', '"papercuts"') + 'iostat_device = "vda"\n'
+
+
+def test_iostat_without_y_leaves_the_since_boot_report_out(tmp_path):
+    # iostat-x.txt is `iostat -x 1 8`: report 1 is since boot (vda wkB/s 1468.16), 2..8 the run's
+    con = database(spin_run(tmp_path, PAPERCUTS + 'iostat_command = "iostat -x 1 8"\n'))
+    (row,) = results(con)
+    # awk '$1=="vda"' reports 2..8: wkB/s 23600+27192+23404+23952+22952+21060+30160 = 172320
+    assert row["wkb_per_op"] == pytest.approx(172320 / 7 / 13077.21, rel=1e-12)  # not 173788.16 / 8
+    with_y = database(spin_run(tmp_path / "y", PAPERCUTS + 'iostat_command = "iostat -y -kx 1 8"\n'))
+    assert results(with_y)[0]["wkb_per_op"] == pytest.approx(173788.16 / 8 / 13077.21, rel=1e-12)
+
+
+def test_iostat_command_must_be_an_iostat_command(tmp_path):
+    data = spin_run(tmp_path, PAPERCUTS + 'iostat_command = "-x 1"\n')
+    (error,) = [p for p in problems(data) if ": error: " in p]
+    assert error.endswith(f"{CAMPAIGN}/campaign.toml:9:1: error: iostat_command must be the iostat command line "
+                          "the run used, not '-x 1' (write e.g. iostat_command = \"iostat -kx 1\")")

@@ -40,7 +40,14 @@ def _iostat(text: str, path: str, meta: dict):
     if not meta.get("iostat_device"):
         raise ParseError(path, 1, "iostat output needs the device to read",
                          'add iostat_device = "<device>" to campaign.toml')
-    return iostat.parse(text, path, device=meta["iostat_device"], since_boot=False)
+    return iostat.parse(text, path, device=meta["iostat_device"], since_boot=since_boot(meta))
+
+
+def since_boot(meta: dict) -> bool:
+    """Whether iostat's first report is the average since boot: iostat_command without -y (both
+    layouts' run.sh use `iostat -y -kx 1`, the default when campaign.toml does not say)."""
+    words = str(meta.get("iostat_command") or "iostat -y").split()
+    return not any(w.startswith("-") and not w.startswith("--") and "y" in w[1:] for w in words[1:])
 
 
 def _plain(parse):
@@ -133,6 +140,12 @@ def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], p
     if not meta.get("server"):
         problems.error(toml, 1, 1, "a campaign with a raw/ folder must name its server",
                        'add server = "<id from data/servers.csv>" to campaign.toml')
+        return
+    command = meta.get("iostat_command")
+    if command is not None and command.split()[0].rsplit("/", 1)[-1] != "iostat":
+        problems.error(toml, meta["_lines"].get("iostat_command", 1), 1,
+                       f"iostat_command must be the iostat command line the run used, not '{command}'",
+                       'write e.g. iostat_command = "iostat -kx 1"')
         return
     if not _safe_tree(raw, paths, problems):
         return
