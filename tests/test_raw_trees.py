@@ -160,8 +160,9 @@ def test_perf_stat_samples_are_summed_and_a_truncated_one_is_reported(tmp_path):
     assert cut["detail"] == "3 of 7 perf stat groups complete"
 
 
-def spin_run(tmp_path, toml: str):
-    """The committed MariaDB run's point-query t1 r1 outputs (papercuts layout), iostat replaced."""
+def spin_run(tmp_path, toml: str, perf_stat: str | None = None):
+    """The committed MariaDB run's point-query t1 r1 outputs (papercuts layout), iostat replaced
+    (and perf stat, when named: a file of tests/fixtures/raw/perf_stat)."""
     run = PROJECT / "data" / "campaigns" / "2026-11-22-mariadb-spin-wait" / "raw" / "ma101119_deb12.spin4"
     data = write_data(tmp_path / "data", {f"{CAMPAIGN}/campaign.toml": toml})
     folder = data / CAMPAIGN / "raw" / "my8028.cfg"
@@ -169,6 +170,8 @@ def spin_run(tmp_path, toml: str):
     for tool in ("sysbench", "vmstat"):
         shutil.copy(run / f"point-query.t1.r1.{tool}.txt", folder / f"point-query.t1.r1.{tool}.txt")
     shutil.copy(FIXTURES / "iostat" / "iostat-x.txt", folder / "point-query.t1.r1.iostat.txt")
+    if perf_stat:
+        shutil.copy(FIXTURES / "perf_stat" / perf_stat, folder / "point-query.t1.r1.perf-stat.txt")
     return data
 
 
@@ -190,3 +193,25 @@ def test_iostat_command_must_be_an_iostat_command(tmp_path):
     (error,) = [p for p in problems(data) if ": error: " in p]
     assert error.endswith(f"{CAMPAIGN}/campaign.toml:9:1: error: iostat_command must be the iostat command line "
                           "the run used, not '-x 1' (write e.g. iostat_command = \"iostat -kx 1\")")
+
+
+def counters(con) -> dict[str, float]:
+    return {r["metric"]: r["value"] for r in fetch_dicts(con, "SELECT metric, value FROM counters")}
+
+
+def test_perf_stat_per_cpu_counts_are_summed(tmp_path):
+    # perf-stat-a-A.txt: `perf stat -a -A` (per CPU); QPS 13077.21 from the run's sysbench output
+    con = database(spin_run(tmp_path, PAPERCUTS, "perf-stat-a-A.txt"))
+    # CPU0 624 + CPU1 2217 context-switches over 2.022719776 s
+    assert counters(con) == {"cs_per_query": pytest.approx((624 + 2217) / (13077.21 * 2.022719776), rel=1e-12)}
+    # system-wide task-clock is every CPU's wall time: not a CPU cost, and said so
+    (unused,) = fetch_dicts(con, "SELECT detail FROM raw_files WHERE status = 'not used'")
+    assert unused["detail"] == "task-clock: system-wide (-a) counts every CPU's wall time, not the server's"
+
+
+def test_perf_stat_intervals_are_summed_over_their_time(tmp_path):
+    # perf-stat-interval.txt: `perf stat -I 500 -p <mariadbd>`, three intervals, the last at 1.100274165 s
+    con = database(spin_run(tmp_path, PAPERCUTS, "perf-stat-interval.txt"))
+    seconds = 13077.21 * 1.100274165
+    assert counters(con) == {"cpu_ms_per_query": pytest.approx((405.45 + 293.34 + 71.38) / seconds, rel=1e-12),
+                             "cs_per_query": pytest.approx((10155 + 7150 + 1628) / seconds, rel=1e-12)}

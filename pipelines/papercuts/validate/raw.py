@@ -418,6 +418,13 @@ class _Context:
         missing = sorted({(c.event, c.status) for b in stat.blocks for c in b.counters if c.value is None})
         for event, status in missing:
             self._file(published, "perf stat", status, event)
+        counted = sorted({c.event for b in stat.blocks for c in b.counters if c.value is not None})
+        clocks = [e for e in counted if e.split(":")[0] in ("task-clock", "cpu-clock")]
+        if per.cpu_ms is None and clocks:
+            self._file(published, "perf stat", "not used",
+                       f"{clocks[0]}: system-wide (-a) counts every CPU's wall time, not the server's")
+        if all(v is None for v in values.values()) and counted and not clocks:
+            self._file(published, "perf stat", "not used", "no per-query counter among " + ", ".join(counted))
 
     def profile(self, profile: Profile) -> None:
         key = {"campaign": self.campaign, "build": profile.build, "config": profile.config,
