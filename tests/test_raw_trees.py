@@ -11,6 +11,7 @@ import pytest
 from datadir import FILES, database, write_data
 from papercuts.build import validate
 from papercuts.db import fetch_dicts, query
+from papercuts.parsers import perf_script
 from papercuts.paths import PROJECT, Paths
 
 FIXTURES = PROJECT / "tests" / "fixtures" / "raw"
@@ -215,3 +216,25 @@ def test_perf_stat_intervals_are_summed_over_their_time(tmp_path):
     seconds = 13077.21 * 1.100274165
     assert counters(con) == {"cpu_ms_per_query": pytest.approx((405.45 + 293.34 + 71.38) / seconds, rel=1e-12),
                              "cs_per_query": pytest.approx((10155 + 7150 + 1628) / seconds, rel=1e-12)}
+
+
+@pytest.mark.parametrize("name", ["perf-dd-stacks-01", "perf-cycles-instructions-01"])
+def test_perf_script_is_folded_as_stackcollapse_does(name):
+    # brendangregg/FlameGraph's own test inputs and the stacks its stackcollapse-perf.pl prints
+    # for them (cycles-instructions mixes two events: the first one, cycles, is kept)
+    folder = FIXTURES / "perf_script"
+    stacks = perf_script.parse((folder / f"{name}.txt").read_text(), name)
+    printed = [f"{';'.join(s.frames)} {s.weight:.0f}" for s in stacks.stacks]
+    assert printed == (folder / f"{name}-collapsed.txt").read_text().splitlines()
+
+
+def test_a_perf_script_profile_gives_shares(tmp_path):
+    # perf-dd-stacks-01.txt committed as a profile, under either name; it was refused as folded text
+    for i, name in enumerate(("point-query.t1.profile.perf.folded", "point-query.t1.profile.perf-script.txt")):
+        data = spin_run(tmp_path / str(i), PAPERCUTS)
+        shutil.copy(FIXTURES / "perf_script" / "perf-dd-stacks-01.txt", data / CAMPAIGN / "raw" / "my8028.cfg" / name)
+        con = database(data)
+        # perf-dd-stacks-01-collapsed.txt: the stacks whose leaf is __srcu_read_unlock weigh 20202020 +
+        # 10101010 of 101010100 in all (10 samples of 10101010)
+        (row,) = fetch_dicts(con, "SELECT self_share, source FROM profile_symbols WHERE symbol = '__srcu_read_unlock'")
+        assert row == {"self_share": pytest.approx(30303030 / 101010100, rel=1e-12), "source": "folded"}

@@ -4,7 +4,7 @@ Nothing in raw/ is converted by hand: each file is read by its parser (parsers/)
 results (with per-operation costs), counters, profiles and raw_files. Two layouts:
 
   papercuts  <build>.<config>/<test>.t<threads>.r<rep>.{sysbench,vmstat,iostat,perf-stat}.txt
-             <build>.<config>/<test>.t<threads>.profile.{perf.folded,perf-report.txt}
+             <build>.<config>/<test>.t<threads>.profile.{perf.folded,perf-script.txt,perf-report.txt}
              (what raw/run.sh in the MariaDB campaign writes)
   mytools    [<folder>/]x.<build>.<config>.pk<N>/sb.{o,vm,io,perf.hw,perf.rep.f}.<test>.range<R>.pk<N>.dop<T>
              (Mark Callaghan's mytools result trees; perf files ending in .<k> instead of .dop<T>
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..contract import MAX_FILE_BYTES, RAW_LAYOUTS
-from ..parsers import folded, iostat, metrics, perf_report, perf_stat, sysbench, vmstat
+from ..parsers import folded, iostat, metrics, perf_report, perf_script, perf_stat, sysbench, vmstat
 from ..parsers.errors import Gap, ParseError, read
 from ..parsers.mytools import SbMet, parse_build_name, parse_sb_met, parse_test_file_name
 from ..paths import Paths
@@ -54,6 +54,11 @@ def _plain(parse):
     return lambda text, path, meta: parse(text, path)
 
 
+def _stacks(text: str, path: str, meta: dict):
+    """Folded stacks, or raw `perf script` output folded as stackcollapse-perf.pl folds it."""
+    return (perf_script.parse if perf_script.looks_like(text) else folded.parse)(text, path)
+
+
 @dataclass(frozen=True)
 class RawFormat:
     """One raw output format: adding a format is one entry here and a parser in parsers/."""
@@ -74,7 +79,8 @@ FORMATS = (
     RawFormat("perf-stat.txt", "perf-stat", _plain(perf_stat.parse), "perf.hw", ("papercuts",)),
     RawFormat("perf-stat.csv", "perf-stat", _plain(perf_stat.parse_csv)),
     RawFormat("perf-stat.json", "perf-stat", _plain(perf_stat.parse_json)),
-    RawFormat("perf.folded", "folded", _plain(folded.parse)),
+    RawFormat("perf.folded", "folded", _stacks),
+    RawFormat("perf-script.txt", "folded", _stacks),
     RawFormat("perf-report.txt", "perf-report", _plain(perf_report.parse), "perf.rep.f"),
     # an.sh's per-op costs: used where a run's vmstat/iostat files are absent (nov25 trees keep
     # only sb.o and sb.met), never in place of samples Papercuts can average itself.
