@@ -238,3 +238,17 @@ def test_a_perf_script_profile_gives_shares(tmp_path):
         # 10101010 of 101010100 in all (10 samples of 10101010)
         (row,) = fetch_dicts(con, "SELECT self_share, source FROM profile_symbols WHERE symbol = '__srcu_read_unlock'")
         assert row == {"self_share": pytest.approx(30303030 / 101010100, rel=1e-12), "source": "folded"}
+
+
+def test_checkpoint_reports_give_qps_and_latency_over_one_window(tmp_path):
+    # sb-1.0-oltp_read_only-checkpoints.txt: --report-checkpoints=2,4; three reports of 2 s each
+    data = spin_run(tmp_path, PAPERCUTS)
+    folder = data / CAMPAIGN / "raw" / "my8028.cfg"
+    shutil.copy(FIXTURES / "sysbench" / "sb-1.0-oltp_read_only-checkpoints.txt",
+                folder / "point-query.t1.r1.sysbench.txt")
+    (row,) = results(database(data))
+    # queries 30425 + 17034 + 17085 over the total time 6.0016 s; latency sums 1995.47 + 1998.70 +
+    # 1999.50 ms over 1901 + 1065 + 1068 events (the last report alone says avg 1.87, 95th 2.35)
+    assert row["qps"] == pytest.approx((30425 + 17034 + 17085) / 6.0016, rel=1e-12)
+    assert row["latency_avg_ms"] == pytest.approx((1995.47 + 1998.70 + 1999.50) / (1901 + 1065 + 1068), rel=1e-12)
+    assert row["latency_p95_ms"] is None  # the reports' percentiles do not give the run's

@@ -3,8 +3,9 @@
 One statistics report is a run of known `key: value` lines that ends with
 `execution time (avg/stddev):`. `--report-checkpoints` prints complete reports first, each counting
 only its own interval (the final report too, then: it covers the time since the last checkpoint),
-so `SysbenchRun.qps` sums them over the cumulative total time. 1.0 says `General statistics`/
-`total time`, 1.1 `Throughput`/`time elapsed`; 0.5 has no `queries:` line (QPS is read/write
+so `SysbenchRun.qps` sums them over the cumulative total time and `latency_avg_ms` takes the same
+window (latency sums over events); their percentiles do not combine into the run's. 1.0 says
+`General statistics`/`total time`, 1.1 `Throughput`/`time elapsed`; 0.5 has no `queries:` line (QPS is read/write
 requests + other operations) and writes `2.04ms`. EXPLAIN text from custom Lua scripts, histogram
 bars and warm-up messages are not results and are kept apart or skipped.
 """
@@ -108,6 +109,25 @@ class SysbenchRun:
         if any(r.queries_total is None for r in reports) or not self.final.total_time_s:
             return None
         return sum(r.queries_total for r in reports) / self.final.total_time_s
+
+    @property
+    def latency_avg_ms(self) -> float | None:
+        """Mean latency over the same window as `qps` (the whole run): with checkpoints, every
+        report's latency sum over every report's events."""
+        if not self.checkpoints:
+            return self.final.latency_avg_ms
+        reports = (*self.checkpoints, self.final)
+        if any(r.latency_sum_ms is None or r.events is None for r in reports):
+            return None
+        events = sum(r.events for r in reports)
+        return sum(r.latency_sum_ms for r in reports) / events if events else None
+
+    def percentile_ms(self, pct: float) -> float | None:
+        """The run's latency percentile; None with checkpoints, whose reports each give their own
+        window's percentile and together do not give the run's."""
+        if self.checkpoints:
+            return None
+        return next((ms for p, ms in self.final.percentiles if p == pct), None)
 
     @property
     def tps(self) -> float | None:

@@ -344,7 +344,7 @@ class _Context:
             return
         qps = sb.qps
         if run.test.split(".")[0] == "scan":  # a full scan per query: thousands of rows/s (formats §1.3)
-            rows, latency = self._table_size(sb, rel), sb.final.latency_avg_ms
+            rows, latency = self._table_size(sb, rel), sb.latency_avg_ms
             if not rows or not latency:
                 self.problems.error(rel, 1, 1, "the scan rate (Krows/s) needs the table size and the average latency",
                                     "add rows_per_table to campaign.toml, or keep sysbench's command line "
@@ -359,14 +359,14 @@ class _Context:
             self.problems.warning(rel, 1, 1, f"sysbench {sb.version} ran, campaign.toml says {self.meta['sysbench']}",
                                   "fix sysbench in campaign.toml")
         cost = self._costs(run, qps, vm, io)
-        p95 = next((ms for pct, ms in sb.final.percentiles if pct == 95), None)
+        p95 = sb.percentile_ms(95)  # None with checkpoints: QPS and latency cover the whole run
         key = {"campaign": self.campaign, "server": self.server, "build": run.build, "config": run.config,
                "microbenchmark": run.test, "range": run.range, "threads": run.threads,
                "repetition": run.repetition}
         origin = {"_file": rel, "_published": self.paths.published(run.files["sysbench"]),
                   "_line": sb.final.line, "_cols": {}, "_raw": True}
         self.rows["results"].append({
-            **key, "qps": qps, "tps": sb.tps, "latency_avg_ms": sb.final.latency_avg_ms,
+            **key, "qps": qps, "tps": sb.tps, "latency_avg_ms": sb.latency_avg_ms,
             "latency_p95_ms": p95, "cpu_per_op": cost.cpu_per_op, "cs_per_op": cost.cs_per_op,
             "r_per_op": cost.r_per_op, "rkb_per_op": cost.rkb_per_op, "wkb_per_op": cost.wkb_per_op,
             **origin})
