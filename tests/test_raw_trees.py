@@ -11,7 +11,8 @@ import pytest
 from datadir import FILES, database, write_data
 from papercuts.build import validate
 from papercuts.db import fetch_dicts, query
-from papercuts.parsers import perf_script
+from papercuts.parsers import perf_script, sysbench
+from papercuts.parsers.errors import ParseError
 from papercuts.paths import PROJECT, Paths
 
 FIXTURES = PROJECT / "tests" / "fixtures" / "raw"
@@ -252,3 +253,24 @@ def test_checkpoint_reports_give_qps_and_latency_over_one_window(tmp_path):
     assert row["qps"] == pytest.approx((30425 + 17034 + 17085) / 6.0016, rel=1e-12)
     assert row["latency_avg_ms"] == pytest.approx((1995.47 + 1998.70 + 1999.50) / (1901 + 1065 + 1068), rel=1e-12)
     assert row["latency_p95_ms"] is None  # the reports' percentiles do not give the run's
+
+
+@pytest.mark.parametrize("name, first_line", [("sb-1.0-report-json-hook.txt", 14), ("sb-1.0-report-csv-hook.txt", 13)])
+def test_report_hook_intervals_are_read(name, first_line):
+    run = sysbench.parse((FIXTURES / "sysbench" / name).read_text(), name)
+    first = run.intervals[0]
+    # json: {"time": 1, "threads": 2, "tps": 114922.72, ...}; csv: 1,2,215784.14,0.00,...
+    assert (first.line, first.time_s, first.threads) == (first_line, 1.0, 2)
+    assert first.tps == {"sb-1.0-report-json-hook.txt": 114922.72, "sb-1.0-report-csv-hook.txt": 215784.14}[name]
+    assert [i.time_s for i in run.intervals] == ([1.0, 2.0] if "json" in name else [1.0, 2.0, 3.0])
+    assert run.final.events == {"sb-1.0-report-json-hook.txt": 349116, "sb-1.0-report-csv-hook.txt": 607782}[name]
+    assert run.final.line > run.intervals[-1].line  # the final report starts after the hook's output
+
+
+def test_an_unclosed_report_json_array_is_an_error():
+    text = (FIXTURES / "sysbench" / "sb-1.0-report-json-hook.txt").read_text().replace("\n]\n", "\n")
+    with pytest.raises(ParseError) as e:
+        sysbench.parse(text, "sb.txt")
+    assert e.value.problem.render() == ("sb.txt:13:1: error: the report_json array that starts here is never "
+                                        "closed (a sysbench report hook's output was cut or mixed with other "
+                                        "text; rerun the test)")

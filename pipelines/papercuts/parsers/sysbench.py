@@ -5,15 +5,18 @@ One statistics report is a run of known `key: value` lines that ends with
 only its own interval (the final report too, then: it covers the time since the last checkpoint),
 so `SysbenchRun.qps` sums them over the cumulative total time and `latency_avg_ms` takes the same
 window (latency sums over events); their percentiles do not combine into the run's. 1.0 says
-`General statistics`/`total time`, 1.1 `Throughput`/`time elapsed`; 0.5 has no `queries:` line (QPS is read/write
-requests + other operations) and writes `2.04ms`. EXPLAIN text from custom Lua scripts, histogram
-bars and warm-up messages are not results and are kept apart or skipped.
+`General statistics`/`total time`, 1.1 `Throughput`/`time elapsed`; 0.5 has no `queries:` line
+(QPS is read/write requests + other operations) and writes `2.04ms`. Intermediate reports come as
+`[ 1s ]` lines, or from the Lua report hooks as CSV lines or a JSON array (sysbench_hooks).
+EXPLAIN text from custom Lua scripts, histogram bars and warm-up messages are not results and are
+kept apart or skipped.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from . import sysbench_hooks
 from .errors import Gap, ParseError, blank
 from .numbers import plain, strip_unit
 
@@ -208,6 +211,7 @@ class _Reader:
         self.current: dict | None = None
         self.started = False
         self.fatal: tuple[int, str] | None = None
+        self.json = sysbench_hooks.JsonReports(path)
 
     def close(self) -> None:
         if self.current is not None:
@@ -246,7 +250,11 @@ class _Reader:
     def _body(self, lineno: int, line: str) -> None:
         if line.startswith("FATAL:") and self.fatal is None:
             self.fatal = (lineno, line)
-        if m := _CHECKPOINT.match(line):
+        if (hooked := self.json.take(lineno, line)) is not None:
+            self.intervals += [Interval(**fields) for fields in hooked]
+        elif fields := sysbench_hooks.csv_interval(lineno, line):
+            self.intervals.append(Interval(**fields))
+        elif m := _CHECKPOINT.match(line):
             self.close()
             self.current = {"line": lineno, "checkpoint_s": float(m[1])}
         elif m := _INTERVAL.match(line):
@@ -297,6 +305,7 @@ class _Reader:
             current[name] = int(number) if kind == "int" else number
 
     def result(self) -> SysbenchRun:
+        self.json.close()
         if self.current is not None and len(self.current) > 1:
             self.close()
         if not self.reports:
