@@ -274,3 +274,16 @@ def test_an_unclosed_report_json_array_is_an_error():
     assert e.value.problem.render() == ("sb.txt:13:1: error: the report_json array that starts here is never "
                                         "closed (a sysbench report hook's output was cut or mixed with other "
                                         "text; rerun the test)")
+
+
+def test_iostat_json_is_read(tmp_path):
+    # iostat-o-json.txt: `iostat -o JSON -kx 1 4 vda` (no -y: statistics[0] is since boot)
+    data = spin_run(tmp_path, PAPERCUTS + 'iostat_command = "iostat -o JSON -kx 1 4 vda"\n')
+    folder = data / CAMPAIGN / "raw" / "my8028.cfg"
+    shutil.copy(FIXTURES / "iostat" / "iostat-o-json.txt", folder / "point-query.t1.r1.iostat.txt")
+    (row,) = results(database(data))
+    # statistics 2..4 of vda: r/s 803.0, 0.0, 0.0; rkB/s 409612.0, 0.0, 0.0; wkB/s 409600.0, 8.0, 524.0
+    qps = 13077.21
+    assert row["r_per_op"] == pytest.approx(803 / 3 / qps, rel=1e-12)
+    assert row["rkb_per_op"] == pytest.approx(409612 / 3 / qps, rel=1e-12)
+    assert row["wkb_per_op"] == pytest.approx((409600 + 8 + 524) / 3 / qps, rel=1e-12)

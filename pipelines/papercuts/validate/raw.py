@@ -40,7 +40,8 @@ def _iostat(text: str, path: str, meta: dict):
     if not meta.get("iostat_device"):
         raise ParseError(path, 1, "iostat output needs the device to read",
                          'add iostat_device = "<device>" to campaign.toml')
-    return iostat.parse(text, path, device=meta["iostat_device"], since_boot=since_boot(meta))
+    parse = iostat.parse_json if text.lstrip().startswith("{") else iostat.parse  # iostat -o JSON
+    return parse(text, path, device=meta["iostat_device"], since_boot=since_boot(meta))
 
 
 def since_boot(meta: dict) -> bool:
