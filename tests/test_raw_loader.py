@@ -117,7 +117,7 @@ def test_missing_and_empty_files_are_gaps_not_errors(tmp_path):
 
 def test_a_mytools_tree_is_read_with_its_range_and_hardware_counters(tmp_path):
     toml = (TOML.replace('raw_layout = "papercuts"', 'raw_layout = "mytools"').replace('"1.0.20"', '"1.1.0-3ceba0b"')
-            + "rows_per_table = 10000000\n")
+            + "rows_per_table = 50000000\n")
     data = write_data(tmp_path / "data", {f"{CAMPAIGN}/campaign.toml": toml})
     variant = data / CAMPAIGN / "raw" / "dop1" / "x.my8028.cfg.pk1"
     variant.mkdir(parents=True)
@@ -131,8 +131,8 @@ def test_a_mytools_tree_is_read_with_its_range_and_hardware_counters(tmp_path):
     row = fetch_dicts(con, "SELECT microbenchmark, range, threads, qps FROM results "
                            "WHERE campaign = '2026-01-03-raw' ORDER BY microbenchmark")
     assert row[0] == {"microbenchmark": "point-query", "range": 100, "threads": 1, "qps": 16015.82}
-    # scan is in thousands of rows/s: (10,000,000 rows / 1000) / (avg latency 0.06 ms / 1000)
-    assert row[1] == {"microbenchmark": "scan", "range": 100, "threads": 1, "qps": pytest.approx(10000 / 0.00006)}
+    # scan is in thousands of rows/s: (--table-size=50000000 rows / 1000) / (avg latency 0.06 ms / 1000)
+    assert row[1] == {"microbenchmark": "scan", "range": 100, "threads": 1, "qps": pytest.approx(50000 / 0.00006)}
     counters = {r["metric"]: r["value"] for r in fetch_dicts(con, "SELECT metric, value FROM counters")}
     # First --append block: 14,455,893,466 instructions and 15,676,820,798 cycles in 10.001384527 s
     assert counters["instructions_per_query"] == pytest.approx(14455893466 / (16015.82 * 10.001384527))
@@ -140,7 +140,7 @@ def test_a_mytools_tree_is_read_with_its_range_and_hardware_counters(tmp_path):
     gaps = fetch_dicts(con, "SELECT tool, status, file FROM raw_files WHERE status = 'missing' ORDER BY file")
     # sb.io was not copied; scan has no perf file and needs none, but its vmstat is missing
     assert [(g["tool"], g["file"].split(", ")[1]) for g in gaps] == [
-        ("iostat", "point-query"), ("iostat", "scan"), ("vmstat", "scan")]
+        ("iostat", "point-query_range=100"), ("iostat", "scan_range=100"), ("vmstat", "scan_range=100")]
 
 
 @pytest.mark.parametrize("change, expected", [

@@ -162,6 +162,7 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
     "server": ("server", False),
     "raw_layout": ("text", False),
     "iostat_device": ("text", False),
+    "iostat_command": ("text", False),  # how iostat ran: without -y its first report is since boot
     # mytools summary tables that do not say their thread count (validate/archive.py)
     "threads": ("int", False),
     # ... and the config of sum_met_dop.sh tables, which name builds and thread counts only

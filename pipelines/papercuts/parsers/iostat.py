@@ -4,10 +4,13 @@ Three header layouts occur (ub16 `Device: rrqm/s wrqm/s r/s w/s rkB/s ...`, ub18
 `Device r/s rkB/s ...`), and without `-k` older versions print `rMB/s`/`wMB/s`: `rkb_per_s` and
 `wkb_per_s` normalise. Numbers may use a decimal comma (de_DE). Without `-y` the first report is
 the average since boot: the caller says which (`since_boot`), since the text cannot. Devices are
-never summed: md arrays would count their members twice.
+never summed: md arrays would count their members twice. `iostat -o JSON` (parse_json) gives the
+same samples: one `statistics` entry per report, a `disk` list with the text header's column names
+(`%util` is `util`, `%rrqm` is `rrqm`).
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -110,3 +113,45 @@ def parse(text: str, path: str = "<iostat>", *, device: str, since_boot: bool) -
     if since_boot:
         rows = [r for r in rows if r.report != 1]
     return Iostat(device, tuple(columns), tuple(rows), tuple(devices), cpus, since_boot)
+
+
+def parse_json(text: str, path: str = "<iostat -o JSON>", *, device: str, since_boot: bool) -> Iostat | Gap:
+    """`iostat -o JSON`: rows of `device`, numbered like the text reports."""
+    if blank(text):
+        return Gap(path, "empty")
+    try:
+        host = json.loads(text)["sysstat"]["hosts"][0]
+        reports = host["statistics"]
+    except json.JSONDecodeError as e:
+        raise ParseError(path, e.lineno, f"not JSON: {e.msg} (iostat cut short?)", HINT) from None
+    except (KeyError, IndexError, TypeError):
+        raise ParseError(path, 1, "no sysstat.hosts[0].statistics in the JSON", HINT) from None
+    lines = _object_lines(text)
+    columns: tuple[str, ...] = ()
+    rows: list[Sample] = []
+    devices: list[str] = []
+    for number, report in enumerate(reports, start=1):
+        for disk in report.get("disk", []) if isinstance(report, dict) else []:
+            name = str(disk.get("disk_device"))
+            if name not in devices:
+                devices.append(name)
+            if name != device:
+                continue
+            values = {k: v for k, v in disk.items() if k != "disk_device"}
+            if not all(isinstance(v, int | float) for v in values.values()):
+                raise ParseError(path, lines.get(number, 1), f"a non-number in {name}'s statistics", HINT)
+            columns = tuple(values)
+            rows.append(Sample(number, lines.get(number, 1), tuple((k, float(v)) for k, v in values.items())))
+    if device not in devices:
+        raise ParseError(path, 1, f"device '{device}' is not in the iostat output",
+                         f"devices present: {', '.join(devices) or 'none'}")
+    if since_boot:
+        rows = [r for r in rows if r.report != 1]
+    cpus = host.get("number-of-cpus")
+    return Iostat(device, columns, tuple(rows), tuple(devices), cpus if isinstance(cpus, int) else None, since_boot)
+
+
+def _object_lines(text: str) -> dict[int, int]:
+    """Report number -> the line of its `"avg-cpu"` (each report's first key), for messages."""
+    found = [i for i, line in enumerate(text.splitlines(), start=1) if '"avg-cpu"' in line]
+    return {n: line for n, line in enumerate(found, start=1)}

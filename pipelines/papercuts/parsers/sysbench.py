@@ -3,16 +3,20 @@
 One statistics report is a run of known `key: value` lines that ends with
 `execution time (avg/stddev):`. `--report-checkpoints` prints complete reports first, each counting
 only its own interval (the final report too, then: it covers the time since the last checkpoint),
-so `SysbenchRun.qps` sums them over the cumulative total time. 1.0 says `General statistics`/
-`total time`, 1.1 `Throughput`/`time elapsed`; 0.5 has no `queries:` line (QPS is read/write
-requests + other operations) and writes `2.04ms`. EXPLAIN text from custom Lua scripts, histogram
-bars and warm-up messages are not results and are kept apart or skipped.
+so `SysbenchRun.qps` sums them over the cumulative total time and `latency_avg_ms` takes the same
+window (latency sums over events); their percentiles do not combine into the run's. 1.0 says
+`General statistics`/`total time`, 1.1 `Throughput`/`time elapsed`; 0.5 has no `queries:` line
+(QPS is read/write requests + other operations) and writes `2.04ms`. Intermediate reports come as
+`[ 1s ]` lines, or from the Lua report hooks as CSV lines or a JSON array (sysbench_hooks).
+EXPLAIN text from custom Lua scripts, histogram bars and warm-up messages are not results and are
+kept apart or skipped.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from . import sysbench_hooks
 from .errors import Gap, ParseError, blank
 from .numbers import plain, strip_unit
 
@@ -91,6 +95,14 @@ class SysbenchRun:
     explain: tuple[str, ...] = ()
     histogram: tuple[tuple[float, int], ...] = ()
 
+    def option(self, name: str) -> str | None:
+        """`--<name>=<value>` from the command line a wrapper wrote first (mytools' run.sh and
+        Papercuts' do): sysbench itself never prints options such as --table-size."""
+        if not self.command:
+            return None
+        values = re.findall(rf"(?:^|\s)--{re.escape(name)}=(\S+)", self.command)
+        return values[-1] if values else None  # sysbench takes the last one given
+
     @property
     def qps(self) -> float | None:
         """Queries/s over the whole run, checkpoints included."""
@@ -100,6 +112,25 @@ class SysbenchRun:
         if any(r.queries_total is None for r in reports) or not self.final.total_time_s:
             return None
         return sum(r.queries_total for r in reports) / self.final.total_time_s
+
+    @property
+    def latency_avg_ms(self) -> float | None:
+        """Mean latency over the same window as `qps` (the whole run): with checkpoints, every
+        report's latency sum over every report's events."""
+        if not self.checkpoints:
+            return self.final.latency_avg_ms
+        reports = (*self.checkpoints, self.final)
+        if any(r.latency_sum_ms is None or r.events is None for r in reports):
+            return None
+        events = sum(r.events for r in reports)
+        return sum(r.latency_sum_ms for r in reports) / events if events else None
+
+    def percentile_ms(self, pct: float) -> float | None:
+        """The run's latency percentile; None with checkpoints, whose reports each give their own
+        window's percentile and together do not give the run's."""
+        if self.checkpoints:
+            return None
+        return next((ms for p, ms in self.final.percentiles if p == pct), None)
 
     @property
     def tps(self) -> float | None:
@@ -180,6 +211,7 @@ class _Reader:
         self.current: dict | None = None
         self.started = False
         self.fatal: tuple[int, str] | None = None
+        self.json = sysbench_hooks.JsonReports(path)
 
     def close(self) -> None:
         if self.current is not None:
@@ -218,7 +250,11 @@ class _Reader:
     def _body(self, lineno: int, line: str) -> None:
         if line.startswith("FATAL:") and self.fatal is None:
             self.fatal = (lineno, line)
-        if m := _CHECKPOINT.match(line):
+        if (hooked := self.json.take(lineno, line)) is not None:
+            self.intervals += [Interval(**fields) for fields in hooked]
+        elif fields := sysbench_hooks.csv_interval(lineno, line):
+            self.intervals.append(Interval(**fields))
+        elif m := _CHECKPOINT.match(line):
             self.close()
             self.current = {"line": lineno, "checkpoint_s": float(m[1])}
         elif m := _INTERVAL.match(line):
@@ -269,6 +305,7 @@ class _Reader:
             current[name] = int(number) if kind == "int" else number
 
     def result(self) -> SysbenchRun:
+        self.json.close()
         if self.current is not None and len(self.current) > 1:
             self.close()
         if not self.reports:

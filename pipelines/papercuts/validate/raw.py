@@ -4,7 +4,7 @@ Nothing in raw/ is converted by hand: each file is read by its parser (parsers/)
 results (with per-operation costs), counters, profiles and raw_files. Two layouts:
 
   papercuts  <build>.<config>/<test>.t<threads>.r<rep>.{sysbench,vmstat,iostat,perf-stat}.txt
-             <build>.<config>/<test>.t<threads>.profile.{perf.folded,perf-report.txt}
+             <build>.<config>/<test>.t<threads>.profile.{perf.folded,perf-script.txt,perf-report.txt}
              (what raw/run.sh in the MariaDB campaign writes)
   mytools    [<folder>/]x.<build>.<config>.pk<N>/sb.{o,vm,io,perf.hw,perf.rep.f}.<test>.range<R>.pk<N>.dop<T>
              (Mark Callaghan's mytools result trees; perf files ending in .<k> instead of .dop<T>
@@ -19,15 +19,16 @@ import os
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..contract import MAX_FILE_BYTES, RAW_LAYOUTS
-from ..parsers import folded, iostat, metrics, perf_report, perf_stat, sysbench, vmstat
+from ..parsers import folded, iostat, metrics, perf_report, perf_script, perf_stat, sysbench, vmstat
 from ..parsers.errors import Gap, ParseError, read
-from ..parsers.mytools import parse_build_name, parse_test_file_name
+from ..parsers.mytools import SbMet, parse_build_name, parse_sb_met, parse_test_file_name
 from ..paths import Paths
 from ..problems import Problems
+from . import raw_samples
 from .archive import load_archive
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
@@ -39,18 +40,31 @@ def _iostat(text: str, path: str, meta: dict):
     if not meta.get("iostat_device"):
         raise ParseError(path, 1, "iostat output needs the device to read",
                          'add iostat_device = "<device>" to campaign.toml')
-    return iostat.parse(text, path, device=meta["iostat_device"], since_boot=False)
+    parse = iostat.parse_json if text.lstrip().startswith("{") else iostat.parse  # iostat -o JSON
+    return parse(text, path, device=meta["iostat_device"], since_boot=since_boot(meta))
+
+
+def since_boot(meta: dict) -> bool:
+    """Whether iostat's first report is the average since boot: iostat_command without -y (both
+    layouts' run.sh use `iostat -y -kx 1`, the default when campaign.toml does not say)."""
+    words = str(meta.get("iostat_command") or "iostat -y").split()
+    return not any(w.startswith("-") and not w.startswith("--") and "y" in w[1:] for w in words[1:])
 
 
 def _plain(parse):
     return lambda text, path, meta: parse(text, path)
 
 
+def _stacks(text: str, path: str, meta: dict):
+    """Folded stacks, or raw `perf script` output folded as stackcollapse-perf.pl folds it."""
+    return (perf_script.parse if perf_script.looks_like(text) else folded.parse)(text, path)
+
+
 @dataclass(frozen=True)
 class RawFormat:
     """One raw output format: adding a format is one entry here and a parser in parsers/."""
 
-    suffix: str  # papercuts layout: <test>.t<threads>.(r<rep>|profile).<suffix>
+    suffix: str | None  # papercuts layout: <test>.t<threads>.(r<rep>|profile).<suffix>; None: mytools only
     tool: str  # what the run's file is: sysbench, vmstat, iostat, perf-stat, folded, perf-report
     parse: Callable  # (text, path, campaign meta) -> parsed file, a Gap, or raises ParseError
     mytools: str | None = None  # the same output in a mytools tree: sb.<mytools>.<test>...
@@ -66,17 +80,21 @@ FORMATS = (
     RawFormat("perf-stat.txt", "perf-stat", _plain(perf_stat.parse), "perf.hw", ("papercuts",)),
     RawFormat("perf-stat.csv", "perf-stat", _plain(perf_stat.parse_csv)),
     RawFormat("perf-stat.json", "perf-stat", _plain(perf_stat.parse_json)),
-    RawFormat("perf.folded", "folded", _plain(folded.parse)),
+    RawFormat("perf.folded", "folded", _stacks),
+    RawFormat("perf-script.txt", "folded", _stacks),
     RawFormat("perf-report.txt", "perf-report", _plain(perf_report.parse), "perf.rep.f"),
+    # an.sh's per-op costs: used where a run's vmstat/iostat files are absent (nov25 trees keep
+    # only sb.o and sb.met), never in place of samples Papercuts can average itself.
+    RawFormat(None, "sb.met", _plain(parse_sb_met), "met"),
 )
-BY_SUFFIX = {f.suffix: f for f in FORMATS}
+BY_SUFFIX = {f.suffix: f for f in FORMATS if f.suffix}
 BY_MYTOOLS = {f.mytools: f for f in FORMATS if f.mytools}
 EXPECTED = {layout: tuple(f.tool for f in FORMATS if layout in f.expected) for layout in RAW_LAYOUTS}
 PROFILE_KINDS = ("folded", "perf-report")
 
 _PAPERCUTS_RUN = re.compile(
     r"(?P<test>[a-z][a-z0-9.-]*?)\.t(?P<threads>\d+)\.(?:r(?P<rep>\d+)|(?P<profile>profile))\."
-    rf"(?P<kind>{'|'.join(re.escape(f.suffix) for f in FORMATS)})")
+    rf"(?P<kind>{'|'.join(re.escape(suffix) for suffix in BY_SUFFIX)})")
 _VARIANT_DIR = re.compile(r"(?P<build>[A-Za-z0-9][A-Za-z0-9_+-]*)\.(?P<config>[A-Za-z0-9][A-Za-z0-9_+-]*)")
 _LAYOUT_HINT = {
     "papercuts": "name raw files <test>.t<threads>.r<rep>.<tool>.txt inside <build>.<config>/ folders",
@@ -97,16 +115,22 @@ class Run:
     repetition: int | None
     files: dict[str, Path] = field(default_factory=dict)
     formats: dict[str, RawFormat] = field(default_factory=dict)
+    samples: dict[str, dict[int, Path]] = field(default_factory=dict)  # mytools' numbered perf files
 
 
 @dataclass
 class Profile:
+    """One sampled profile of a test: keyed by its range parameter too (random-points at range
+    10, 100 and 1000 are three tests)."""
+
     build: str
     config: str
     test: str
+    range: int | None
     threads: int
     files: dict[str, Path] = field(default_factory=dict)
     formats: dict[str, RawFormat] = field(default_factory=dict)
+    samples: dict[str, dict[int, Path]] = field(default_factory=dict)  # mytools' numbered perf files
 
 
 def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems) -> None:
@@ -123,6 +147,12 @@ def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], p
     if not meta.get("server"):
         problems.error(toml, 1, 1, "a campaign with a raw/ folder must name its server",
                        'add server = "<id from data/servers.csv>" to campaign.toml')
+        return
+    command = meta.get("iostat_command")
+    if command is not None and command.split()[0].rsplit("/", 1)[-1] != "iostat":
+        problems.error(toml, meta["_lines"].get("iostat_command", 1), 1,
+                       f"iostat_command must be the iostat command line the run used, not '{command}'",
+                       'write e.g. iostat_command = "iostat -kx 1"')
         return
     if not _safe_tree(raw, paths, problems):
         return
@@ -180,7 +210,7 @@ def _papercuts_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[R
             kind, threads = fmt.tool, int(fm["threads"])
             if fm["profile"]:
                 if kind in PROFILE_KINDS:
-                    key = (build, config, fm["test"], threads)
+                    key = (build, config, fm["test"], None, threads)
                     _add(profiles.setdefault(key, Profile(*key)), fmt, f)
                 continue  # the profiling run's own sysbench output is evidence, not a result
             if kind in PROFILE_KINDS:
@@ -208,14 +238,14 @@ def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run
                 continue
             fmt = BY_MYTOOLS[tf.kind]
             if tf.threads is None:
-                pending.append((name.build, name.config, tf.test, tf.range, fmt, f))
+                pending.append((name.build, name.config, tf.test, tf.range, fmt, f, tf.repeat))
                 continue
             key = (name.build, name.config, tf.test, tf.range, tf.threads, None)
             _add(runs.setdefault(key, Run(*key)), fmt, f)
     threads_of: dict[tuple, set[int]] = defaultdict(set)
     for r in runs.values():
         threads_of[(r.build, r.config, r.test, r.range)].add(r.threads)
-    for build, config, test, rng, fmt, f in pending:
+    for build, config, test, rng, fmt, f, sample in pending:
         counts = threads_of.get((build, config, test, rng), set())
         if len(counts) != 1:
             problems.warning(paths.rel(f), 1, 1, "cannot tell which thread count this perf file belongs to",
@@ -223,16 +253,21 @@ def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run
             continue
         threads = next(iter(counts))
         if fmt.tool == "perf-stat":
-            _add(runs[(build, config, test, rng, threads, None)], fmt, f)
+            _add(runs[(build, config, test, rng, threads, None)], fmt, f, sample)
         else:
-            key = (build, config, test, threads)
-            _add(profiles.setdefault(key, Profile(*key)), fmt, f)
+            key = (build, config, test, rng, threads)
+            _add(profiles.setdefault(key, Profile(*key)), fmt, f, sample)
     return list(runs.values()), list(profiles.values())
 
 
-def _add(run: Run | Profile, fmt: RawFormat, f: Path) -> None:
-    run.files[fmt.tool] = f
+def _add(run: Run | Profile, fmt: RawFormat, f: Path, sample: int | None = None) -> None:
     run.formats[fmt.tool] = fmt
+    if sample is None:
+        run.files[fmt.tool] = f
+        return
+    found = run.samples.setdefault(fmt.tool, {})
+    found[sample] = f
+    run.files[fmt.tool] = found[min(found)]  # the first sample, by number, stands for them all
 
 
 class _Context:
@@ -243,9 +278,9 @@ class _Context:
         self.campaign, self.server = meta["id"], meta["server"]
         self.device = meta.get("iostat_device")
 
-    def _parse(self, run: Run | Profile, tool: str, label: str):
+    def _parse(self, run: Run | Profile, tool: str, label: str, path: Path | None = None):
         """The parsed file, or a Gap (recorded), or None after reporting a malformed file."""
-        path = run.files.get(tool)
+        path = path or run.files.get(tool)
         if path is None:
             return None
         parse = run.formats[tool].parse
@@ -257,12 +292,38 @@ class _Context:
         self._file(self.paths.published(path), label, parsed.reason if isinstance(parsed, Gap) else "parsed")
         return parsed
 
+    def _samples(self, run: Run | Profile, tool: str, label: str, kind: type) -> dict[int | None, object]:
+        """Each parsed file of a tool, by sample number (None for an unnumbered file), in numeric
+        order; absent samples between the first and last are recorded as missing."""
+        samples = run.samples.get(tool)
+        if not samples:
+            parsed = self._parse(run, tool, label)
+            return {None: parsed} if isinstance(parsed, kind) else {}
+        for path in raw_samples.missing(samples):
+            self._file(self.paths.published(path), label, "missing", "a numbered sample is absent")
+        out = {}
+        for k in sorted(samples):
+            parsed = self._parse(run, tool, label, samples[k])
+            if isinstance(parsed, kind):
+                out[k] = parsed
+        return out
+
+    def _perf_stat(self, run: Run) -> perf_stat.PerfStat | None:
+        stats = self._samples(run, "perf-stat", "perf stat", perf_stat.PerfStat)
+        if not stats:
+            return None
+        if None not in stats:
+            for k, why in raw_samples.truncated(stats).items():
+                self._file(self.paths.published(run.samples["perf-stat"][k]), "perf stat", "truncated", why)
+        return raw_samples.combine_stats(stats) if len(stats) > 1 else next(iter(stats.values()))
+
     def _file(self, published: str, tool: str, status: str, detail: str | None = None) -> None:
         self.rows["raw_files"].append({"campaign": self.campaign, "file": published, "tool": tool,
                                        "status": status, "detail": detail})
 
     def _missing(self, run: Run | Profile, kind: str) -> None:
-        where = f"{run.build}.{run.config}, {run.test}, {run.threads} thread(s)"
+        test = run.test if run.range is None else f"{run.test}_range={run.range}"  # the site's label
+        where = f"{run.build}.{run.config}, {test}, {run.threads} thread(s)"
         if isinstance(run, Run) and run.repetition is not None:
             where += f", repetition {run.repetition}"
         self._file(f"({kind} output for {where})", kind, "missing")
@@ -274,7 +335,7 @@ class _Context:
         sb = self._parse(run, "sysbench", "sysbench")
         vm = self._parse(run, "vmstat", "vmstat")
         io = self._parse(run, "iostat", "iostat") if self.device else None
-        stat = self._parse(run, "perf-stat", "perf stat")
+        stat = self._perf_stat(run)
         if not isinstance(sb, sysbench.SysbenchRun):
             return
         rel = self.paths.rel(run.files["sysbench"])
@@ -284,10 +345,11 @@ class _Context:
             return
         qps = sb.qps
         if run.test.split(".")[0] == "scan":  # a full scan per query: thousands of rows/s (formats §1.3)
-            rows, latency = self.meta.get("rows_per_table"), sb.final.latency_avg_ms
+            rows, latency = self._table_size(sb, rel), sb.latency_avg_ms
             if not rows or not latency:
-                self.problems.error(rel, 1, 1, "the scan rate (Krows/s) needs rows_per_table and the average latency",
-                                    "add rows_per_table to campaign.toml")
+                self.problems.error(rel, 1, 1, "the scan rate (Krows/s) needs the table size and the average latency",
+                                    "add rows_per_table to campaign.toml, or keep sysbench's command line "
+                                    "(with --table-size) as the output's first line")
                 return
             qps = (rows / 1000) / (latency / 1000)
         if not qps or qps <= 0:
@@ -297,20 +359,56 @@ class _Context:
         if self.meta.get("sysbench") and sb.version and sb.version != self.meta["sysbench"]:
             self.problems.warning(rel, 1, 1, f"sysbench {sb.version} ran, campaign.toml says {self.meta['sysbench']}",
                                   "fix sysbench in campaign.toml")
-        cost = metrics.per_op(qps, vm, io)
-        p95 = next((ms for pct, ms in sb.final.percentiles if pct == 95), None)
+        cost = self._costs(run, qps, vm, io)
+        p95 = sb.percentile_ms(95)  # None with checkpoints: QPS and latency cover the whole run
         key = {"campaign": self.campaign, "server": self.server, "build": run.build, "config": run.config,
                "microbenchmark": run.test, "range": run.range, "threads": run.threads,
                "repetition": run.repetition}
         origin = {"_file": rel, "_published": self.paths.published(run.files["sysbench"]),
                   "_line": sb.final.line, "_cols": {}, "_raw": True}
         self.rows["results"].append({
-            **key, "qps": qps, "tps": sb.tps, "latency_avg_ms": sb.final.latency_avg_ms,
+            **key, "qps": qps, "tps": sb.tps, "latency_avg_ms": sb.latency_avg_ms,
             "latency_p95_ms": p95, "cpu_per_op": cost.cpu_per_op, "cs_per_op": cost.cs_per_op,
             "r_per_op": cost.r_per_op, "rkb_per_op": cost.rkb_per_op, "wkb_per_op": cost.wkb_per_op,
             **origin})
         if isinstance(stat, perf_stat.PerfStat):
             self._counters(key, qps, stat, run.files["perf-stat"], sb.final.total_time_s)
+
+    def _table_size(self, sb: sysbench.SysbenchRun, rel: str) -> int | None:
+        """Rows per table for the scan rate: --table-size on sysbench's own command line (what ran,
+        as run.sh computes Krps from it), checked against campaign.toml's rows_per_table."""
+        declared = self.meta.get("rows_per_table")
+        text = sb.option("table-size")
+        ran = int(text) if text and text.isdigit() else None
+        if ran and declared and ran != declared:
+            self.problems.warning(rel, 1, 1, f"sysbench ran with --table-size={ran}, campaign.toml says "
+                                  f"rows_per_table = {declared}: the scan rate uses {ran}",
+                                  f"set rows_per_table = {ran} in campaign.toml")
+        return ran or declared
+
+    def _costs(self, run: Run, qps: float, vm, io) -> metrics.PerOp:
+        """vmstat/iostat averages per operation; where a run has no such file, an.sh's sb.met
+        values as published (an.sh divides by the same rate: its o/s is checked against qps)."""
+        cost = metrics.per_op(qps, vm, io)
+        if isinstance(vm, vmstat.Vmstat) and isinstance(io, iostat.Iostat):
+            return cost
+        met = self._parse(run, "sb.met", "sb.met")
+        if not isinstance(met, SbMet):
+            return cost
+        rel = self.paths.rel(run.files["sb.met"])
+        rate = met.get("o/s")
+        if rate is None or abs(rate - qps) > max(0.5, 1e-6 * qps):  # o/s is printed to 2 decimals, scan to 0
+            self.problems.warning(rel, 3, 1, f"an.sh normalised by {rate} operations/s, the sysbench output "
+                                  f"gives {qps:.2f}: its per-operation costs are not used",
+                                  "regenerate sb.met with an.sh from this run's sb.o, or remove it")
+            return cost
+        published = {}
+        if not isinstance(vm, vmstat.Vmstat):
+            published |= {"cs_per_op": met.get("cs/o"), "cpu_per_op": met.get("cpu/o")}
+        if not isinstance(io, iostat.Iostat):
+            published |= {"r_per_op": met.get("r/o"), "rkb_per_op": met.get("rKB/o"),
+                          "wkb_per_op": met.get("wKB/o")}
+        return replace(cost, **published)
 
     def _counters(self, key: dict, qps: float, stat: perf_stat.PerfStat, path: Path,
                   duration_s: float | None) -> None:
@@ -327,10 +425,17 @@ class _Context:
         missing = sorted({(c.event, c.status) for b in stat.blocks for c in b.counters if c.value is None})
         for event, status in missing:
             self._file(published, "perf stat", status, event)
+        counted = sorted({c.event for b in stat.blocks for c in b.counters if c.value is not None})
+        clocks = [e for e in counted if e.split(":")[0] in ("task-clock", "cpu-clock")]
+        if per.cpu_ms is None and clocks:
+            self._file(published, "perf stat", "not used",
+                       f"{clocks[0]}: system-wide (-a) counts every CPU's wall time, not the server's")
+        if all(v is None for v in values.values()) and counted and not clocks:
+            self._file(published, "perf stat", "not used", "no per-query counter among " + ", ".join(counted))
 
     def profile(self, profile: Profile) -> None:
         key = {"campaign": self.campaign, "build": profile.build, "config": profile.config,
-               "microbenchmark": profile.test, "threads": profile.threads}
+               "microbenchmark": profile.test, "range": profile.range, "threads": profile.threads}
         ids = {"server": self.server, "_file": "", "_line": 1, "_cols": {}}
         if "folded" not in profile.files and "perf-report" not in profile.files:
             self._missing(profile, "folded")
@@ -341,11 +446,16 @@ class _Context:
                                           "file": self.paths.published(path), "_file": self.paths.rel(path)})
             self.rows["profile_stacks"] += [{**key, "frames": list(s.frames), "weight": s.weight,
                                              "line": s.line} for s in stacks.stacks if s.weight > 0]
-        report = self._parse(profile, "perf-report", "perf report")
-        if isinstance(report, perf_report.PerfReport):
+        reports = self._samples(profile, "perf-report", "perf report", perf_report.PerfReport)
+        if reports:
             path = profile.files["perf-report"]
-            self.rows["profiles"].append({**key, **ids, "source": "perf report", "event": report.event,
+            event = next(iter(reports.values())).event
+            self.rows["profiles"].append({**key, **ids, "source": "perf report", "event": event,
                                           "file": self.paths.published(path), "_file": self.paths.rel(path)})
-            self.rows["profile_report"] += [{**key, "symbol": r.symbol, "dso": r.dso, "self_pct": r.self_pct,
-                                             "children_pct": r.children_pct, "line": r.line}
-                                            for r in report.rows]
+            weights = raw_samples.report_weights(reports)
+            for k, report in reports.items():
+                w = weights[k]
+                self.rows["profile_report"] += [
+                    {**key, "sample": k, "symbol": r.symbol, "dso": r.dso, "self_pct": r.self_pct * w,
+                     "children_pct": None if r.children_pct is None else r.children_pct * w, "line": r.line}
+                    for r in report.rows]
