@@ -229,3 +229,62 @@ def test_dop_comparison_tables_give_both_thread_counts_and_need_the_config_named
     got = con.execute("SELECT threads, qps, config FROM results WHERE build = 'pg180' "
                       "AND microbenchmark = 'point-query.pre' ORDER BY threads").fetchall()
     assert got == [(1, float(rows[0][-2]), "unknown-config"), (48, float(rows[1][-2]), "unknown-config")]
+
+
+NOV25 = ARCHIVES / "2025-11-28-pn53-mysql-5-6-to-9-5" / "raw"  # nov25.sb.mysql/dop1: tables and per-run trees
+RUNS = ("x.my5651_rel_o2nofp.z12a_c8r32.pk1", "x.my9500_rel_o2nofp.z12a_c8r32.pk1")
+
+
+def _nov25(dest: Path, edit=None) -> Path:
+    """The dop1 folder's tables with two of its per-run trees, optionally with one table value edited."""
+    dest.mkdir()
+    for p in NOV25.iterdir():
+        if p.is_file():
+            shutil.copy(p, dest / p.name)
+    for name in RUNS:
+        shutil.copytree(NOV25 / name, dest / name)
+    if edit:  # (old, new) value of the first build's point-query in both forms of the table
+        old, new = edit
+        for name, before, after in (("qps.abs.all.tsv", f"\n{old}\t", f"\n{new}\t"),
+                                    ("qps.abs.all.csv", f"point-query_range=100,{old},",
+                                     f"point-query_range=100,{new},")):
+            text = (dest / name).read_text()
+            assert text.count(before) == 1
+            (dest / name).write_text(text.replace(before, after))
+    return dest
+
+
+def _rate(run: str, test: str) -> float:
+    text = (NOV25 / run / f"sb.o.{test}.range100.pk1.dop1").read_text()
+    return float(re.search(r"queries:\s+\d+\s+\(([\d.]+) per sec", text).group(1))
+
+
+def test_per_run_outputs_beside_the_tables_give_the_results_and_check_the_tables(data, tmp_path):
+    problems, said = run(_nov25(tmp_path / "dop1"), data, campaign="2025-11-28-box-nov25")
+    assert problems.errors == [] and not [w for w in problems.sorted() if "qps.abs" in w.path]
+    meta = tomllib.loads((data / "campaigns" / "2025-11-28-box-nov25" / "campaign.toml").read_text())
+    assert meta["sysbench"] == "1.1.0-3ceba0b"  # printed by every run's output
+    assert any(s.startswith(RUNS[0]) and "dop<T> in its sb.o file names" in s for s in said)
+    con = database(data)
+    rate = _rate(RUNS[0], "point-query")
+    got = con.execute("SELECT qps, file, cpu_per_op IS NOT NULL FROM results WHERE build = 'my5651_rel_o2nofp' "
+                      "AND microbenchmark = 'point-query' AND threads = 1").fetchall()
+    assert got == [(rate, f"data/campaigns/2025-11-28-box-nov25/raw/{RUNS[0]}/sb.o.point-query.range100.pk1.dop1",
+                    True)]
+    assert rate != round(rate)  # the table prints it rounded: the run's own number is the one kept
+    # every table value of the two builds with runs was checked against them, and agreed
+    checked = 2 * len((NOV25 / "qps.abs.all.csv").read_text().splitlines())  # every row, for both builds
+    assert con.execute("SELECT checked, agreed FROM tree_checks").fetchall() == [(checked, checked)]
+    # the builds without runs keep the tables' numbers
+    assert con.execute("SELECT count(*) FROM results WHERE build = 'my8043_rel_o2nofp' AND file LIKE '%qps.abs%'"
+                       ).fetchone()[0] > 30
+
+
+def test_a_table_value_the_run_does_not_print_is_a_warning_with_both_numbers(data, tmp_path):
+    rate = _rate(RUNS[0], "point-query")
+    src = _nov25(tmp_path / "dop1", edit=(round(rate), 24600))
+    problems, _ = run(src, data, campaign="2025-11-28-box-nov25")
+    (warning,) = [w for w in problems.sorted() if "qps.abs.all" in w.path]
+    assert "prints 24600" in warning.message and f"gives {rate:g}" in warning.message
+    assert database(data).execute("SELECT qps FROM results WHERE build = 'my5651_rel_o2nofp' AND "
+                                  "microbenchmark = 'point-query'").fetchall() == [(rate,)]

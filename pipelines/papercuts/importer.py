@@ -22,7 +22,16 @@ from pathlib import Path
 
 from .contract import dbms_name
 from .parsers.errors import Gap, ParseError, read
-from .parsers.mytools import BuildName, QpsTable, dop_variant, names_variants, parse_o_met, parse_qps_tsv
+from .parsers.mytools import (
+    BuildName,
+    QpsTable,
+    dop_variant,
+    names_variants,
+    parse_build_name,
+    parse_o_met,
+    parse_qps_tsv,
+    parse_test_file_name,
+)
 from .paths import Paths
 from .problems import Problems, UserError
 from .validate.archive import _without_sections, summary_folders, thread_count
@@ -35,6 +44,7 @@ EDITIONS = {  # as bench/sysbench.lua/all_small.sh in mdcallag/mytools runs them
     "warmpre": "a 60-second warm-up pass before the .pre tests (all_small.sh in mytools' bench/sysbench.lua)",
 }
 _NAME_THREADS = re.compile(r"(?:^|\.)(\d+)u(?=\.|$)")
+_SYSBENCH = re.compile(r"^sysbench (\d\S*)", re.M)  # the banner of a sysbench run's output
 SKIP = {".DS_Store"}
 
 
@@ -51,6 +61,8 @@ class Found:
     block_threads: set[int] = field(default_factory=set)  # thread counts of o.met blocks and rows
     unnamed_config: bool = False  # sum_met_dop.sh tables: the config is not in the files
     given_config: str | None = None  # ... so --config names it
+    runs: int = 0  # sysbench outputs (x.<build>.<config>.pk<N>/sb.o.*) in per-run trees
+    sysbench: set[str] = field(default_factory=set)  # the versions those outputs print
 
 
 def _read_csv(path: Path) -> list[dict]:
@@ -106,7 +118,32 @@ def scan(raw: Path, meta: dict, say=print) -> Found:
                     found.missing_threads.append(rel)
                 else:
                     found.threads.append((rel, *t))
+    _run_names(raw, found)
     return found
+
+
+def _run_names(raw: Path, found: Found) -> None:
+    """The builds, configs, tests and thread counts the per-run trees name: x.<build>.<config>.pk<N>
+    folders of sb.o.<test>.range<R>.pk<N>.dop<T> files (the build parses them again)."""
+    for vdir in sorted(p for p in raw.rglob("x.*") if p.is_dir()):
+        name = parse_build_name(vdir.name)
+        if not name.config:
+            continue  # validate names the folder at its path
+        threads = set()
+        for f in vdir.iterdir():
+            tf = parse_test_file_name(f.name)
+            if f.is_file() and tf is not None and tf.kind == "o" and tf.threads is not None:
+                found.tests.add(tf.test)
+                threads.add(tf.threads)
+                found.runs += 1
+                with open(f, encoding="utf-8", errors="replace") as text:
+                    head = "".join(line for _, line in zip(range(8), text, strict=False))
+                found.sysbench.update(_SYSBENCH.findall(head))
+        if threads:
+            found.builds.setdefault(name.build_id, name)
+            found.configs.add(name.config)
+            rel = vdir.relative_to(raw).as_posix()
+            found.threads += [(rel, t, "dop<T> in its sb.o file names") for t in sorted(threads)]
 
 
 def _met_names(blocks, found: Found) -> None:
@@ -219,11 +256,14 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
             "title": title or _title(found, server_id, label),
             "source": source_id,
             "contributor": f"Imported with papercuts import mytools from the archive folder {label}",
-            "date": m.group(1), "sysbench": "unknown", "server": server_id, "raw_layout": "mytools",
+            # sysbench: what the runs' outputs print, when they agree; the tables alone do not say
+            "date": m.group(1), "sysbench": found.sysbench.pop() if len(found.sysbench) == 1 else "unknown",
+            "server": server_id, "raw_layout": "mytools",
             "threads": written_threads,
             "config": config if found.unnamed_config else None,
             "notes": f"The files under raw/ are the archive folder {label} byte for byte; every build reads "
-                     "its tables again." + (f" {notes}" if notes else ""),
+                     + ("its per-run sysbench outputs again (the site's numbers), and checks its tables against them."
+                        if found.runs else "its tables again.") + (f" {notes}" if notes else ""),
         })
         if target.exists():
             return _unchanged(target, raw, toml, data, say)
@@ -259,8 +299,8 @@ def _title(found: Found, server: str, archive: str) -> str:
 def _thread_counts(found: Found, src: Path, threads: int | None) -> int | None:
     """The thread count to write to campaign.toml for tables that do not say theirs, or None."""
     if not found.threads and not found.missing_threads and not found.met_files:
-        raise UserError(f"{src}: no qps.abs/qps.rel tables or o.met files; SRC is one server's folder of a "
-                        "mytools archive (or one of its dop<T>/ folders)")
+        raise UserError(f"{src}: no qps.abs/qps.rel tables, o.met files or x.*/sb.o.* run outputs; SRC is one "
+                        "server's folder of a mytools archive (or one of its dop<T>/ folders)")
     if not found.missing_threads:
         return None  # every table says its own: --threads is not needed and not written
     hint = set(_NAME_THREADS.findall(src.name))

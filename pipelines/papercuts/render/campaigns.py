@@ -60,6 +60,9 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
             meta["reproduction"] = {
                 "total": sum(score.values()), "equal": score.get("equal", 0), "rounding": score.get("rounding", 0),
                 "misses": fetch_dicts(con, query("reproduction_misses"), {"campaign": c["id"]})}
+        checked, agreed = con.execute(query("tree_check"), {"campaign": c["id"]}).fetchone()
+        if checked:
+            meta["tree_check"] = {"checked": int(checked), "agreed": int(agreed)}
         # The campaign's own comparisons against its base: every contributed campaign gets its chart.
         sections = [sec for server in servers for sec in comparison_sections(con, server, c["id"])]
         charts = [make_chart(con, d, f"campaign page {c['id']}") for _, defs in sections for d in defs]

@@ -114,10 +114,15 @@ def thread_count(raw: Path, path: Path, mets: Mets, meta: dict) -> tuple[int, st
 class _Archive:
     """Rows of one campaign's summary tables; every row keeps its file and line."""
 
-    def __init__(self, raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems):
+    def __init__(self, raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems,
+                 trees: dict[tuple, dict] | None = None):
         self.raw, self.meta, self.paths, self.rows, self.problems = raw, meta, paths, rows, problems
         self.results: dict[tuple, dict] = {}  # (build, config, test, range, threads) -> row
         self.costs_from: dict[tuple, Where] = {}
+        # Results the per-run trees (x.*/sb.o.*) beside the tables gave: the original lines win,
+        # and the tables, which mytools computed from them, are checked against them.
+        self.trees = trees or {}
+        self.checked = self.agreed = 0
 
     def where(self, path: Path, line: int) -> Where:
         return Where(self.paths.rel(path), self.paths.published(path), line)
@@ -153,6 +158,10 @@ class _Archive:
 
     def result(self, key: tuple, qps: float, at: Where, origin: str) -> None:
         build, config, test, rng, threads = key
+        if (run := self.trees.get(key)) is not None:
+            if origin == "QPS":
+                self.check_tree(key, qps, run, at)
+            return
         if (old := self.results.get(key)) is not None:
             if old["qps"] != qps:
                 there = f"{old['_file']}:{old['_line']}"
@@ -261,12 +270,28 @@ class _Archive:
                 if variant is None:
                     continue
                 key = (*variant, block.test, block.range, threads)
+                if key in self.trees:
+                    continue  # the run's own sb.met gave its costs; o.met sums the same files
                 if key not in self.results:
                     ops = row.get("o/s")
                     if block.test.split(".")[0] == "scan" or not ops or ops <= 0 or math.isinf(ops):
                         continue
                     self.result(key, ops, at, "o/s")
                 self.costs(key, row.values, at)
+
+    def check_tree(self, key: tuple, printed: float, run: dict, at: Where) -> None:
+        """A qps.abs value against the rate sysbench printed in its run's sb.o file, at the
+        precision the table prints (an.sh writes the rate rounded to an integer)."""
+        self.checked += 1
+        decimals = 0 if printed == int(printed) else len(repr(printed).split(".")[1])
+        if abs(run["qps"] - printed) <= 0.5 * 10 ** -decimals + 1e-9:
+            self.agreed += 1
+            return
+        build, config, test, rng, threads = key
+        self.problems.warning(at.rel, at.line, 1, f"{build}.{config} {test} range {rng} at {threads} thread(s): "
+                              f"the table prints {printed:g}, the run's output {run['_file']}:{run['_line']} gives "
+                              f"{run['qps']:g}", "the site shows the run's own number; regenerate the table with "
+                              "mytools' scripts if it is stale")
 
     def costs(self, key: tuple, values: tuple[tuple[str, float], ...], at: Where) -> None:
         target = self.results[key]
@@ -395,11 +420,17 @@ def _agreement(published: float, q: float, b: float) -> str:
     return "rounding" if lo <= published + 0.005 and published - 0.005 <= hi else "differs"
 
 
-def load_archive(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems) -> bool:
-    """Parse the summary tables under raw/ into rows; False when there are none."""
+def load_archive(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], problems: Problems,
+                 trees: dict[tuple, dict] | None = None) -> bool:
+    """Parse the summary tables under raw/ into rows; False when there are none. trees: the
+    results of the per-run outputs beside them, which the tables are checked against."""
     folders = summary_folders(raw)
     if not folders:
         return False
     rows.setdefault("reproductions", [])
-    _Archive(raw, meta, paths, rows, problems).load(folders)
+    archive = _Archive(raw, meta, paths, rows, problems, trees)
+    archive.load(folders)
+    if archive.checked:
+        rows.setdefault("tree_checks", []).append({"campaign": meta["id"], "checked": archive.checked,
+                                                   "agreed": archive.agreed})
     return True

@@ -33,7 +33,7 @@ from .archive import load_archive
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
 RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence",
-              "calibration_evidence", "reproductions", "known")  # "known": data/known/*.toml, same rule
+              "calibration_evidence", "reproductions", "tree_checks", "known")  # "known": data/known/*.toml, same rule
 
 
 def _iostat(text: str, path: str, meta: dict):
@@ -156,20 +156,23 @@ def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], p
         return
     if not _safe_tree(raw, paths, problems):
         return
-    summaries = False
     if layout == "papercuts":
         runs, profiles = _papercuts_runs(raw, paths, problems)
     else:
         runs, profiles = _mytools_runs(raw, paths, problems)
-        summaries = load_archive(raw, meta, paths, rows, problems)
-    if not runs and not profiles and not summaries:
-        problems.error(paths.rel(raw), 1, 1, "raw/ holds no raw output Papercuts can read", _LAYOUT_HINT[layout])
-        return
     ctx = _Context(meta, paths, rows, problems)
+    first = len(rows["results"])
     for run in runs:
         ctx.run(run)
     for profile in profiles:
         ctx.profile(profile)
+    # mytools' summary tables were computed from the runs beside them: where both are here the
+    # runs' own numbers are the results and the tables are checked against them.
+    trees = {(r["build"], r["config"], r["microbenchmark"], r["range"], r["threads"]): r
+             for r in rows["results"][first:]}
+    summaries = layout == "mytools" and load_archive(raw, meta, paths, rows, problems, trees)
+    if not runs and not profiles and not summaries:
+        problems.error(paths.rel(raw), 1, 1, "raw/ holds no raw output Papercuts can read", _LAYOUT_HINT[layout])
 
 
 def _safe_tree(raw: Path, paths: Paths, problems: Problems) -> bool:
