@@ -52,6 +52,11 @@ def cmd_vendor(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.scale:
+        from .scale_bench import scale_bench
+
+        scale_bench(args.scale)
+        return 0
     from .bench import bench
 
     bench(args.repeat, args.servers)
@@ -104,6 +109,9 @@ def parser() -> argparse.ArgumentParser:
     m = sub.add_parser("bench", help="time each stage on the shipped and synthetic data")
     m.add_argument("--repeat", type=int, default=3, help="builds per dataset (median is shown)")
     m.add_argument("--servers", type=int, default=20, help="synthetic servers to add")
+    m.add_argument("--scale", type=int, default=0, metavar="N",
+                   help="instead: the whole build on SYNTHETIC data ×N (×100: 10^6 rows), full, no-change and "
+                        "one-file-added builds against the DuckDB and Hugo floors")
     m.set_defaults(func=cmd_bench)
     i = sub.add_parser("import", help="import a results archive as a campaign (its files kept byte for byte)")
     i.add_argument("kind", choices=("mytools",), help="the archive's format: mytools (Small Datum bench/arc/)")

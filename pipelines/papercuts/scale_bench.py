@@ -1,0 +1,178 @@
+"""`make bench SCALE=N` (`papercuts bench --scale N`): the whole build on SYNTHETIC data of the
+field's shape, against the floors measured in the same run.
+
+Shape at ×100 (issue 16): 50 servers × 100 builds × 40 microbenchmarks × 5 thread counts = 10⁶
+result rows, one campaign per server, the oldest build as base. ×10 is 5 servers, ×1 one server
+of 50 builds (10⁴ rows), added to the shipped data. The data is labelled SYNTHETIC, written to a scratch
+folder, never published. Each build runs in its own process, so its peak memory (and Hugo's) is its own.
+Printed: per stage wall time and rows/s; pages, output bytes, peak memory; a full build, a
+no-change rebuild and a one-file-added rebuild; and the floors: DuckDB reading the same CSVs and
+computing rQPS, and Hugo rendering as many plain pages.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+
+from .build import STAGES
+from .paths import PROJECT
+from .publish.hugo import hugo_binary
+
+THREADS = (1, 4, 16, 32, 64)
+TESTS = 40
+
+
+def shape(scale: int) -> tuple[int, int]:
+    """(servers, builds) for a scale: ×1 one server of 50 builds, else scale/2 servers of 100."""
+    return (1, 50) if scale <= 1 else (max(1, scale // 2), 100)
+
+
+def write_scale(dest: Path, scale: int) -> tuple[Path, int]:
+    """The shipped data plus SYNTHETIC servers, builds, tests and campaigns; returns the rows added."""
+    servers, builds = shape(scale)
+    # The shipped data stays in (the site's pages are written for it); its rows are not counted.
+    shutil.copytree(PROJECT / "data", dest)
+    rnd = random.Random(20261124)
+    with open(dest / "sources.csv", "a", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerow(
+            ["synthetic", "SYNTHETIC benchmark data (never published)", "papercuts bench", "", "", "", ""])
+    with open(dest / "microbenchmarks.csv", "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        for t in range(TESTS):
+            w.writerow([f"syn-test-{t:02d}", ("point", "range", "write")[t % 3], "", "queries/s",
+                        "SYNTHETIC microbenchmark", "synthetic"])
+    with open(dest / "builds.csv", "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        for b in range(builds):
+            w.writerow([f"synb{b:03d}", "mysql", "innodb", f"8.{b // 10}.{b % 10}", "", "", "", "synthetic",
+                        "synthetic"])
+    with open(dest / "servers.csv", "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        for s in range(servers):
+            w.writerow([f"syns{s:03d}", "", "SYNTHETIC CPU", 1, 16, "off", 64, "", "", "synthetic", "synthetic"])
+    rows = 0
+    for s in range(servers):
+        rows += _campaign(dest, f"2026-01-01-synthetic-{s:03d}", f"syns{s:03d}", range(builds), rnd)
+    return dest, rows
+
+
+def _campaign(data: Path, campaign: str, server: str, builds, rnd: random.Random) -> int:
+    folder = data / "campaigns" / campaign
+    folder.mkdir()
+    (folder / "campaign.toml").write_text(
+        'title = "SYNTHETIC"\nsource = "synthetic"\ncontributor = "papercuts bench"\n'
+        f'date = {campaign[:10]}\nsysbench = "none"\nnotes = "synthetic benchmark data"\n')
+    rows = 0
+    with open(folder / "results.csv", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["server", "build", "config", "microbenchmark", "range", "threads", "qps"])
+        for t in range(TESTS):
+            level = rnd.uniform(1e3, 1e5)
+            for b in builds:
+                for n in THREADS:
+                    qps = level * math.sqrt(n) * (1 - 0.001 * b) * rnd.uniform(0.98, 1.02)
+                    w.writerow([server, f"synb{b:03d}", "z11a_c32r128", f"syn-test-{t:02d}", 100, n, f"{qps:.2f}"])
+                    rows += 1
+    return rows
+
+
+_RUN = """
+import json, resource, sys, time
+from pathlib import Path
+from papercuts.build import Timings, build
+from papercuts.paths import Paths
+t = Timings()
+start = time.perf_counter()
+build(Paths.make(data=sys.argv[1], build=sys.argv[2], out=sys.argv[3]), t)
+print(json.dumps({"stages": dict(t), "wall": time.perf_counter() - start, "pages": t.pages,
+                  "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def hugo_peak(root: Path) -> float:
+    """Hugo's own peak memory (MB) on the content the full build wrote, measured by wait4 on it."""
+    proc = subprocess.Popen([hugo_binary(), "--source", str(PROJECT / "site"), "--contentDir",
+                             str(root / "build" / "content"), "--destination", str(root / "hugo-peak"),
+                             "--quiet", "--noBuildLock"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss / 1024
+
+
+def _build(data: Path, root: Path) -> dict:
+    out = subprocess.run([sys.executable, "-c", _RUN, str(data), str(root / "build"), str(root / "public")],
+                         check=True, capture_output=True, text=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got["bytes"] = sum(p.stat().st_size for p in (root / "public").rglob("*") if p.is_file())
+    return got
+
+
+def duckdb_floor(data: Path) -> float:
+    """DuckDB alone: read every results.csv, average repetitions, rQPS against the oldest build."""
+    start = time.perf_counter()
+    con = duckdb.connect()
+    con.execute(f"""
+        CREATE TABLE r AS SELECT * FROM read_csv('{data}/campaigns/*/results.csv', filename = true);
+        CREATE TABLE q AS SELECT filename, server, build, microbenchmark, threads, avg(qps) AS qps
+                          FROM r GROUP BY ALL;
+        CREATE TABLE rq AS SELECT q.*, q.qps / b.qps AS rqps FROM q JOIN
+            (SELECT * FROM q WHERE build = (SELECT min(build) FROM q)) b
+            USING (filename, server, microbenchmark, threads);""")
+    con.close()
+    return time.perf_counter() - start
+
+
+def hugo_floor(pages: int, root: Path) -> float:
+    """Hugo alone on as many plain pages (one-line Markdown, a one-line layout)."""
+    site = root / "hugo-floor"
+    (site / "content").mkdir(parents=True)
+    (site / "layouts").mkdir()
+    (site / "layouts" / "single.html").write_text("<h1>{{ .Title }}</h1>{{ .Content }}\n")
+    (site / "layouts" / "list.html").write_text("<h1>{{ .Title }}</h1>\n")
+    (site / "hugo.toml").write_text('baseURL = "/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n')
+    for i in range(pages):
+        (site / "content" / f"p{i}.md").write_text(f"---\ntitle: page {i}\n---\nplain page {i}\n")
+    start = time.perf_counter()
+    subprocess.run([hugo_binary(), "-s", str(site), "--quiet"], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def scale_bench(scale: int) -> None:
+    servers, builds = shape(scale)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        data, rows = write_scale(root / "data", scale)
+        print(f"papercuts bench --scale {scale}: SYNTHETIC data, {servers} server(s) × {builds} builds × "
+              f"{TESTS} microbenchmarks × {len(THREADS)} thread counts = {rows:,} result rows "
+              f"({os.cpu_count()} cores)")
+        full = _build(data, root)
+        full["hugo_mb"] = hugo_peak(root)
+        again = _build(data, root)
+        _campaign(data, "2026-02-01-synthetic-added", "syns000", range(2), random.Random(1))
+        added = _build(data, root)
+        floor_db = duckdb_floor(data)
+        floor_hugo = hugo_floor(full["pages"], root)
+    print(f"{'stage':<10}{'full s':>9}{'rows/s':>12}{'no change s':>13}{'1 file added s':>16}")
+    for s in STAGES:
+        if s in full["stages"]:
+            a = full["stages"][s]
+            print(f"{s:<10}{a:>9.2f}{rows / a if a else 0:>12,.0f}{again['stages'].get(s, 0):>13.2f}"
+                  f"{added['stages'].get(s, 0):>16.2f}")
+    print(f"{'wall':<10}{full['wall']:>9.2f}{rows / full['wall']:>12,.0f}{again['wall']:>13.2f}{added['wall']:>16.2f}")
+    print(f"pages {full['pages']}, output {full['bytes'] / 1e6:.1f} MB, peak memory: Python "
+          f"{full['python_mb']:.0f} MB, Hugo {full['hugo_mb']:.0f} MB")
+    print(f"rebuilds: no change {again['wall'] / full['wall']:.0%} of the full build, one file added "
+          f"{added['wall'] / full['wall']:.0%}")
+    print(f"floors: DuckDB load + rQPS {floor_db:.2f} s (build {full['wall'] / floor_db:.0f}× it); Hugo on "
+          f"{full['pages']} plain pages {floor_hugo:.2f} s (hugo stage {full['stages']['hugo'] / floor_hugo:.1f}× it)")
