@@ -100,3 +100,29 @@ def test_known_regressions_label_their_changes_and_leave_the_feed(site):
     assert 'href="/investigations/innodb-busy-wait-8030/"' in row and "bug 116463) (open)" in row
     feed = (site.public / "regressions" / "feed.xml").read_text()
     assert "update-index range 100 -44" not in feed  # known, so not announced as new
+
+
+def test_each_change_links_its_evidence_the_explorer_shows_the_two_builds(page, server, site):
+    con = duckdb.connect(str(site.db), read_only=True)
+    page.goto(server + "/regressions/")
+    rows = page.locator("table.changes tbody tr")
+    with_costs = rows.filter(has=page.locator("td.evidence a", has_text="costs"))
+    assert rows.count() == con.execute("SELECT count(*) FROM change_points WHERE kind IN ('series', 'median')"
+                                       ).fetchone()[0]
+    assert rows.locator("td.evidence a", has_text="compare").count() == rows.count()
+    assert with_costs.count() > 0
+    row = rows.filter(has=page.locator("td", has_text="update-index range 100")).first
+    href = row.locator("td.evidence a", has_text="compare").get_attribute("href")
+    page.goto(server + href)
+    page.wait_for_function("() => document.getElementById('explore-chart').dataset.rendered")
+    assert page.locator("#explore-notes .fallback").count() == 0
+    with page.expect_download() as info:
+        page.locator("#explore-csv").click()
+    import csv as _csv
+    with open(info.value.path()) as f:
+        (shown,) = list(_csv.DictReader(f))  # exactly one microbenchmark, one build against the other
+    assert shown["microbenchmark"] == "update-index_range=100"
+    q, b = (con.execute("SELECT qps FROM measured_qps WHERE campaign = ? AND threads = ? AND microbenchmark = "
+                        "'update-index' AND build || '.' || config = ?", [shown["campaign"], int(shown["threads"]), v]
+                        ).fetchone()[0] for v in (shown["variant"], shown["base_variant"]))
+    assert float(shown["rqps"]) == q / b

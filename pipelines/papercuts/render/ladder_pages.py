@@ -17,9 +17,10 @@ from ..contract import dbms_name
 from ..db import fetch_dicts, query
 from ..paths import campaign_url, investigation_url, ladder_slug, ladder_url, server_url
 from .bundle import write_bundle
-from .charts import make_chart
+from .charts import explore_url, make_chart
 from .frontmatter import page
 from .ladder_links import ladder_title
+from .selection import slug
 
 FEED_ENTRIES = 200  # the Atom feed: the newest campaigns' changes, largest first within a date
 
@@ -75,6 +76,24 @@ def render_ladders(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
     return pages + 1 + render_regressions(con, out_root)
 
 
+def _evidence(r: dict) -> list[dict]:
+    """Where to see a change for oneself: the two builds side by side in the explorer (that
+    microbenchmark, or that group), their per-op costs when both have them, the test's profile."""
+    query = {"server": r["server"], "campaign": r["campaign"], "threads": r["threads"], "base": r["before"],
+             "v": r["after"]}
+    if r["kind"] == "series":
+        query["q"] = f'"{r["label"]}"'  # in quotes: exactly this microbenchmark
+    elif r["group"]:
+        query["groups"] = r["group"]
+    out = [{"text": "compare", "url": explore_url(query)}]
+    if r["has_costs"]:
+        out.append({"text": "costs", "url": explore_url({**query, "metric": "cpu_per_op"})})
+    if r["has_profile"]:
+        out.append({"text": "profile", "url": server_url(r["server"]) + "#chart-" +
+                    slug("profile", r["campaign"], r["label"], r["threads"])})
+    return out
+
+
 def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
     rows = fetch_dicts(con, query("regressions"))
     items = [{"change": f"{r['change']:+.1%}", "size": abs(r["change"]), "direction": r["direction"],
@@ -90,6 +109,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
     for item, r in zip(items, rows, strict=True):  # a stable anchor per change, for the feed
         key = f"{r['ladder']}|{r['series']}|{r['before']}|{r['after']}"
         item["id"] = "change-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+        item["evidence"] = _evidence(r)
     # The feed announces what is new: a change a known regression explains is not announced again.
     new = [i for i in items if not i["known"]]
     newest = sorted(new, key=lambda i: (i["date"], i["size"]), reverse=True)[:FEED_ENTRIES]
