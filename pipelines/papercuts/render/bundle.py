@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .charts import Chart
-from .embeds import check_unique, embed_meta, embed_url, page_path
+from .embeds import check_unique, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 
 
@@ -17,7 +17,8 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
         check_unique(url, meta["charts"])
         # Only the files a page links (spec, CSV) are published; the table is read at build time.
         meta = {**meta, "build": {"publishResources": False},
-                "charts": [{**d, "embed": embed_url(url, d["id"])} for d in meta["charts"]]}
+                "charts": [{**d, "embed": embed_url(url, d["id"]), "svg": image_stem(url, d["id"]) + ".svg",
+                            "png": image_stem(url, d["id"]) + ".png"} for d in meta["charts"]]}
     (folder / "index.md").write_text(page(meta, body))
     for c in charts:
         write_json(folder / f"{c.id}.vl.json", c.spec)

@@ -86,7 +86,7 @@ def embed_example() -> dict:
     page_url, chart_id = "/investigations/innodb-busy-wait-8030/", "dell32-rqps"
     return {"example": embed_url(page_url, chart_id), "example_id": chart_id, "example_page": page_url,
             "example_anchor": f"{page_url}#chart-{chart_id}",
-            "example_png": embed_url(page_url, chart_id) + image_stem(page_url, chart_id) + ".png",
+            "example_png": page_url + image_stem(page_url, chart_id) + ".png",
             "example_title": "InnoDB rQPS on dell32"}
 
 
