@@ -10,10 +10,11 @@ by default, or $PAPERCUTS_IMAGE_CACHE) may be shared by any number of builds and
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
+import json
 import os
 import shutil
-from concurrent.futures import ProcessPoolExecutor
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +60,15 @@ def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
     return ""
 
 
+def worker() -> None:
+    """A worker process: draw each [spec, svg, png] job read as JSON from standard input; print
+    one line per failure."""
+    for spec, svg, png in json.loads(sys.stdin.read()):
+        error = _draw(spec, svg, png)
+        if error:
+            print(error.replace("\n", " "), flush=True)
+
+
 def specs(content: Path) -> list[Path]:
     """Every chart spec of the content tree (page bundles; pinned embeds hold theirs too)."""
     return sorted(p for p in content.rglob("*.vl.json") if VERBATIM not in p.relative_to(content).parts)
@@ -85,14 +95,23 @@ def render_images(content: Path, cache: Path, workers: int | None = None) -> Dra
         if not (cache / f"{key}.png").is_file():
             todo.setdefault(key, spec)
     drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo))
-    if todo:
-        ctx = multiprocessing.get_context("spawn")  # no fork of a process that holds DuckDB
-        with ProcessPoolExecutor(workers or min(len(todo), os.cpu_count() or 1), mp_context=ctx) as pool:
-            jobs = [pool.submit(_draw, str(spec), str(cache / f"{key}.svg"), str(cache / f"{key}.png"))
-                    for key, spec in sorted(todo.items(), key=lambda kv: str(kv[1]))]
-            errors = [e for e in (j.result() for j in jobs) if e]
-        if errors:
-            raise UserError(errors[0])
+    jobs = [[str(spec), str(cache / f"{key}.svg"), str(cache / f"{key}.png")]
+            for key, spec in sorted(todo.items(), key=lambda kv: str(kv[1]))]
+    n = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    # One worker process per core, each given its share of the charts on standard input: separate
+    # interpreters (vl-convert holds the GIL), started fresh rather than forked from this one.
+    procs = [subprocess.Popen([sys.executable, "-c", "from papercuts.render.images import worker; worker()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for _ in range(n if jobs else 0)]
+    for i, p in enumerate(procs):  # each worker reads all its jobs before it draws (and prints)
+        p.stdin.write(json.dumps(jobs[i::n]))
+        p.stdin.close()
+    errors = [line for p in procs for line in p.stdout.read().splitlines() if line]
+    for p in procs:
+        p.wait()
+    errors += [f"the image renderer exited with status {p.returncode}" for p in procs if p.returncode]
+    if errors:
+        raise UserError(errors[0])
     for key, svg, png in placed:
         shutil.copyfile(cache / f"{key}.svg", svg)
         shutil.copyfile(cache / f"{key}.png", png)
