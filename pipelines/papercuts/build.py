@@ -23,6 +23,7 @@ from .publish.hugo import run_hugo
 from .publish.swap import remove, replace_path
 from .render.images import render_images
 from .render.site import render_site
+from .render.snapshots import render_pins
 from .validate.calibration_checks import check_calibrations
 from .validate.checks import check_dataset
 from .validate.frontmatter import check_pages
@@ -149,6 +150,9 @@ def _build(paths: Paths, timings: Timings) -> Problems:
             derive(con)
         with timings.stage("render", "pages, specs, tables and CSVs"):
             timings.pages = render_site(con, ds, paths)
+            if paths.content_root is not None or paths.data == paths.project / "data":
+                # Pins name states of the project's data/ (or of the data given with its pages).
+                timings.pages += render_pins(paths, paths.generated)
         con.close()
         with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec)"):
             timings.images = render_images(paths.generated, paths.image_cache)
