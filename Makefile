@@ -41,7 +41,7 @@ serve: site ## serve public/ on http://127.0.0.1:1313/ with the production heade
 calibrate: $(STAMP) ## measure this machine (ut_delay, PAUSE, PRNG) into data/calibrations/; SERVER=id
 	$(BIN)/papercuts calibrate $(if $(SERVER),--server $(SERVER))
 
-bench: vendor ## time each build stage on the shipped data
+bench: vendor browser ## time each build stage, the explorer in Chromium and change-point detection
 	$(BIN)/papercuts bench
 
 golden: $(STAMP) ## accept reviewed golden-file changes (the -changed copies a test run wrote)

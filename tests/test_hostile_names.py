@@ -139,3 +139,25 @@ def test_hostile_names_render_as_text_and_nothing_runs(hostile_site, page):
     assert page.locator("img[src='x']").count() == 0
     assert page.locator("main script:not([type='application/json'])").count() == 0
     assert page.locator("a[href^='javascript:']").count() == 0
+
+
+@pytest.mark.browser
+def test_the_explorer_keeps_hostile_names_and_parameters_as_text(hostile_site, page):
+    _, server = hostile_site
+    dialogs, errors = [], []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    evil = "%3Cimg%20src%3Dx%20onerror%3Dalert(7)%3E"
+    page.goto(server + f"/explore/?server=evil&view=table&dbms={evil}&base={evil}&v={evil}")
+    page.wait_for_function("() => document.getElementById('explore-chart').dataset.rendered")
+    table = page.locator("#explore-table").inner_text()
+    for name in HOSTILE:
+        assert name in table
+    assert "<img src=x onerror=alert(7)>" in page.locator("#explore-notes").inner_text()  # quoted, as text
+    assert TITLE in page.locator("select[name=campaign]").inner_text()
+    page.locator("select[name=view]").select_option("heatmap")
+    page.wait_for_function("() => document.getElementById('explore-chart').dataset.rendered === '2'")
+    labels = page.locator("#explore-chart g.role-axis-label text").all_text_contents()
+    assert any(HOSTILE[0].startswith(label.rstrip("…")) for label in labels)
+    assert dialogs == [] and errors == []
+    assert page.locator("img[src='x']").count() == 0

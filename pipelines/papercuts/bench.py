@@ -14,8 +14,9 @@ from pathlib import Path
 
 from .build import STAGES, Timings, build
 from .derive.changepoints import detect
+from .explore_bench import explorer_bench
 from .paths import Paths
-from .synthetic import write_synthetic
+from .synthetic import write_explorer_synthetic, write_synthetic
 from .synthetic_ladders import ladder as synthetic_ladder
 
 STEPS = (0.02, 0.03, 0.05, 0.10, 0.20)
@@ -45,6 +46,11 @@ def bench(repeat: int = 3, servers: int = 20) -> None:
         files = list(data.rglob("results.csv"))
         rows = sum(len(f.read_text().splitlines()) - 1 for f in files)
         synthetic = _measure(Paths.make(data=data, build=root / "b2", out=root / "p2"), repeat)
+        x10 = Paths.make(data=write_explorer_synthetic(root / "explorer-data"), build=root / "b3", out=root / "p3")
+        build(x10)
+        explorer_sites = {"shipped, largest server": (root / "p1", _largest_server(root / "p1")),
+                          "SYNTHETIC ×10 server": (x10.public, "synx10")}
+        explorer_bench(explorer_sites)
     print(f"papercuts bench: median of {repeat} builds per dataset")
     print(f"  shipped  : data/ ({shipped[1]} pages, {shipped[2]} files published)")
     print(f"  synthetic: data/ + {servers} SYNTHETIC servers, {rows} result rows "
@@ -59,6 +65,12 @@ def bench(repeat: int = 3, servers: int = 20) -> None:
     print(f"{'total':<15}{ta:>11.3f}{tb:>13.3f}{tb / ta:>8.1f}")
     print(f"pages per second: shipped {shipped[1] / ta:.0f}, synthetic {synthetic[1] / tb:.0f}")
     detection_bench()
+
+
+def _largest_server(public: Path) -> str:
+    """The server whose explorer data file is the largest."""
+    return max((p for p in (public / "explore").glob("*.json") if not p.name.endswith(".costs.json")),
+               key=lambda p: p.stat().st_size).stem
 
 
 def detection_bench(seed: int = 1) -> None:

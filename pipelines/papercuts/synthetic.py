@@ -49,3 +49,44 @@ def write_synthetic(dest: Path, servers: int) -> Path:
                         w.writerow([f"syn{s:04d}", f"syn{v.replace('.', '')}", "z11a_c32r128", test,
                                     100, t, f"{qps:.2f}"])
     return dest
+
+
+def write_explorer_synthetic(dest: Path, campaigns: int = 11, builds: int = 30) -> Path:
+    """The shipped data plus one SYNTHETIC server shaped like the largest real one ×10: `campaigns`
+    campaigns of `builds` builds × every microbenchmark × 3 thread counts, with per-op costs."""
+    shutil.copytree(PROJECT / "data", dest)
+    rnd = random.Random(20261124)
+    with open(PROJECT / "data" / "microbenchmarks.csv") as f:
+        tests = [r["name"] for r in csv.DictReader(f) if r["group"] != "other"]
+    with open(dest / "sources.csv", "a", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerow(
+            ["synthetic", "SYNTHETIC benchmark data (never published)", "papercuts bench", "", "", "", ""])
+    versions = [f"8.0.{n}" for n in range(1, builds + 1)]
+    with open(dest / "builds.csv", "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        for v in versions:
+            w.writerow([f"synx{v.replace('.', '')}", "mysql", "innodb", v, "", "", "", "synthetic", "synthetic"])
+    with open(dest / "servers.csv", "a", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerow(
+            ["synx10", "", "SYNTHETIC CPU", 1, 16, "off", 64, "", "", "synthetic", "synthetic"])
+    for c in range(campaigns):
+        camp = dest / "campaigns" / f"2026-02-{c + 1:02d}-synthetic-explorer"
+        camp.mkdir()
+        (camp / "campaign.toml").write_text(
+            'title = "SYNTHETIC"\nsource = "synthetic"\ncontributor = "papercuts bench"\n'
+            f'date = 2026-02-{c + 1:02d}\nsysbench = "none"\nnotes = "synthetic benchmark data"\n')
+        with open(camp / "results.csv", "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["server", "build", "config", "microbenchmark", "range", "threads", "qps",
+                        "cpu_per_op", "cs_per_op", "r_per_op", "rkb_per_op", "wkb_per_op"])
+            for test in tests:
+                base = rnd.uniform(1e3, 1e5)
+                for i, v in enumerate(versions):
+                    for t in THREADS:
+                        qps = base * t * (1 - 0.005 * i) * rnd.uniform(0.97, 1.03)
+                        costs = [f"{x / qps:.6f}" for x in (rnd.uniform(50, 90), rnd.uniform(1e4, 1e5),
+                                                            rnd.uniform(0, 10), rnd.uniform(0, 80),
+                                                            rnd.uniform(10, 400))]
+                        w.writerow(["synx10", f"synx{v.replace('.', '')}", "z11a_c32r128", test, 100, t,
+                                    f"{qps:.2f}", *costs])
+    return dest

@@ -3,6 +3,7 @@ its kind from the registry (registry.py says how to add one)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 import duckdb
 
@@ -33,11 +34,12 @@ class Chart:
     table: dict
     csv: str
     rows: int
+    explore: str = ""
 
     def front_matter(self) -> dict:
         return {"id": self.id, "kind": self.kind, "title": self.title, "caption": self.caption,
                 "spec": f"{self.id}.vl.json", "table": f"{self.id}.table.json",
-                "csv": f"{self.id}.csv", "rows": self.rows}
+                "csv": f"{self.id}.csv", "rows": self.rows, "explore": self.explore}
 
 
 def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
@@ -49,4 +51,12 @@ def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
             raise UserError(f"{where}: chart '{d.get('id', '?')}' needs '{key}'")
     drawn = kind.draw(con, d, f"{where}: chart '{d['id']}'")
     return Chart(d["id"], kind.name, d["title"], d.get("caption", ""), drawn.spec, drawn.table,
-                 tables.to_csv(drawn.rows, drawn.columns), len(drawn.rows))
+                 tables.to_csv(drawn.rows, drawn.columns), len(drawn.rows), explore_url(drawn.explore))
+
+
+def explore_url(params: dict | None) -> str:
+    """/explore/ opened on a chart's own selection: lists joined by ',' (ids never hold one)."""
+    if not params:
+        return ""
+    pairs = [(k, ",".join(map(str, v)) if isinstance(v, list) else str(v)) for k, v in params.items()]
+    return "/explore/?" + urlencode(pairs, safe=",")

@@ -5,7 +5,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import specs, tables
 from .registry import Drawn, chart_kind
-from .selection import RQPS_COLUMNS, comparison, label, rqps_rows
+from .selection import RQPS_COLUMNS, comparison, explore_query, label, rqps_rows
 from .specs import GROUP_ORDER
 
 
@@ -13,7 +13,8 @@ from .specs import GROUP_ORDER
             doc="rQPS per microbenchmark as bars grouped point/range/write, one bar per variant, with the 1.0 line.")
 def rqps_bars(con, d, where) -> tuple[list[dict], dict, dict, list[str]]:
     rows, variants = rqps_rows(con, d, where)
-    return Drawn(rows, specs.rqps_bars(d["title"], rows, variants), tables.pivot_ratios(rows, variants), RQPS_COLUMNS)
+    return Drawn(rows, specs.rqps_bars(d["title"], rows, variants), tables.pivot_ratios(rows, variants), RQPS_COLUMNS,
+                 explore_query(con, d, variants))
 
 
 @chart_kind("rqps-heatmap", "campaign", "server", "threads", "base",
@@ -21,7 +22,7 @@ def rqps_bars(con, d, where) -> tuple[list[dict], dict, dict, list[str]]:
 def rqps_heatmap(con, d, where):
     rows, variants = rqps_rows(con, d, where)
     return Drawn(rows, specs.rqps_heatmap(d["title"], rows, variants), tables.pivot_ratios(rows, variants),
-                 RQPS_COLUMNS)
+                 RQPS_COLUMNS, explore_query(con, d, variants, view="heatmap"))
 
 
 @chart_kind("rqps-summary", "campaign", "server", "threads", "base", "variants",
@@ -34,7 +35,8 @@ def rqps_summary(con, d, where):
             for r in raw if r["variant"] in variants]
     rows.sort(key=lambda r: (variants.index(r["series"]), GROUP_ORDER.index(r["group"])))
     return Drawn(rows, specs.summary_ranges(d["title"], rows, variants), _summary_table(rows),
-                 ["series", "group", "min", "max", "avg", "median", "n", "origin"])
+                 ["series", "group", "min", "max", "avg", "median", "n", "origin"], explore_query(con, d, variants))
+
 
 
 def _summary_table(rows: list[dict]) -> dict:

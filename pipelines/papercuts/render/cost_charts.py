@@ -10,7 +10,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import cost_specs, tables
 from .registry import Drawn, chart_kind
-from .selection import comparison, label, rqps_rows, threads_label
+from .selection import comparison, explore_query, label, rqps_rows, threads_label
 
 COLUMNS = ["measure", "metric", "microbenchmark", "group", "variant", "relative", "value",
            "base_value", "unit", "repetitions", "order"]
@@ -51,7 +51,9 @@ def op_costs(con, d: dict, where: str):
     metric_order = ["rqps"] + wanted
     rows.sort(key=lambda r: (metric_order.index(r["metric"]), r["order"], variants.index(r["variant"])))
     spec = cost_specs.costs_beside_rqps(d["title"], rows, variants, measures)
-    return Drawn(rows, spec, _table(rows, variants, measures), COLUMNS)
+    first_cost = next(m for m in wanted if m in present)
+    return Drawn(rows, spec, _table(rows, variants, measures), COLUMNS,
+                 explore_query(con, d, variants, metric=first_cost))
 
 
 def _table(rows: list[dict], variants: list[str], measures: list[str]) -> dict:

@@ -33,6 +33,7 @@ class Drawn:
     spec: dict
     table: dict
     columns: list[str]
+    explore: dict | None = None  # the explorer's query for the same selection (comparison charts)
 
 
 @dataclass(frozen=True)

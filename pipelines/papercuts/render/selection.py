@@ -79,3 +79,12 @@ def ordered_variants(rows: list[dict]) -> list[str]:
     for r in rows:
         seen.setdefault(r["variant"], (r["version_key"], natural(r["build"]), natural(r["config"])))
     return sorted(seen, key=lambda v: seen[v])
+
+
+def explore_query(con, d: dict, variants: list[str], view: str = "bars", metric: str = "") -> dict:
+    """The explorer's URL query for a comparison chart's own selection ("all" threads: every one)."""
+    threads = ([t for (t,) in con.execute(query("campaign_threads"), {"campaign": d["campaign"],
+                                                                       "server": d["server"]}).fetchall()]
+               if d["threads"] == "all" else [int(d["threads"])])
+    return {"server": d["server"], "campaign": d["campaign"], "threads": threads, "base": d["base"],
+            "v": list(variants), "view": view, **({"metric": metric} if metric else {})}

@@ -14,6 +14,7 @@ from .calibration_pages import render_calibration_page
 from .campaigns import render_campaigns
 from .charts import KINDS
 from .embeds import embed_url, image_stem
+from .explore import render_explore
 from .frontmatter import page, split
 from .investigations import render_investigation
 from .jinja import render_template
@@ -55,6 +56,7 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     pages += render_campaigns(con, paths, out, investigations)
     pages += render_calibration_page(con, paths, out)
     pages += render_ladders(con, out)
+    pages += render_explore(con, out)
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
                                     ("servers", "Servers", ["html"])):

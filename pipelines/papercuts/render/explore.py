@@ -1,0 +1,147 @@
+"""The explorer (/explore/): one page, and per server one compact data file the browser reads.
+
+The page draws nothing at build time: site/static/js/explore.js fetches `<server>.json` (and
+`<server>.costs.json` only when a cost metric is chosen) and recomputes rQPS from the absolute
+QPS for whatever base and builds the reader picks. The files are columnar: each table is a set of
+equal-length arrays whose strings are indices into the server's lists of campaigns, variants and
+microbenchmarks, so a value is written once and the browser needs no per-row objects.
+Numbers are written as Python's repr (json), which a browser parses to the same double: the
+rQPS it computes equals DuckDB's `qps / base_qps` bit for bit.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import duckdb
+
+from ..contract import OP_COSTS, dbms_name
+from ..db import query
+from ..paths import campaign_url, server_url
+from . import colours
+from .frontmatter import page, write_json
+from .selection import label, natural
+from .specs import GROUP_ORDER
+
+FORMAT = 1
+MYCNF_MAX_BYTES = 65536  # larger files are linked, not inlined in the data file
+HIGHER_IS_BETTER = {"ipc"}  # of the per-op costs: for every other one, more is worse
+
+
+def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
+    """Write /explore/index.md and its data files; return the number of pages (1)."""
+    folder = out_root / "explore"
+    folder.mkdir(parents=True)
+    servers = []
+    for server, campaigns in con.execute(query("explore_servers")).fetchall():
+        data, costs = server_data(con, server)
+        write_json(folder / f"{server}.json", data)
+        if costs["value"]:
+            write_json(folder / f"{server}.costs.json", costs)
+        servers.append({"id": server, "campaigns": campaigns, "data": f"{server}.json",
+                        "costs": f"{server}.costs.json" if costs["value"] else ""})
+    # The default view: the server with the most campaigns (ties: the first by id).
+    default = max(servers, key=lambda s: s["campaigns"])["id"] if servers else ""
+    meta = {"title": "Explore the results", "explorer": True, "servers": servers, "default_server": default,
+            "metrics": [{"id": m, "label": f"{short}: {what} ({tool})", "lower_is_better": m not in HIGHER_IS_BETTER}
+                        for m, (short, what, _, tool) in OP_COSTS.items()]}
+    (folder / "index.md").write_text(page(meta, ""))
+    return 1
+
+
+def _columns(cur: duckdb.DuckDBPyConnection) -> dict[str, list]:
+    """A query's result as {column: list}: one list per column, never a dict per row."""
+    names = [d[0] for d in cur.description]
+    cols = list(zip(*cur.fetchall(), strict=True)) or [() for _ in names]
+    return {n: list(c) for n, c in zip(names, cols, strict=True)}
+
+
+def _index(values: list, order: dict) -> list[int]:
+    return [order[v] for v in values]
+
+
+def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict]:
+    """The explorer's data for one server, and its per-op costs (a second, optional file)."""
+    p = {"server": server}
+    campaigns = _columns(con.execute(query("explore_campaigns"), p))
+    variants = _columns(con.execute(query("explore_variants"), p))
+    qps = _columns(con.execute(query("explore_qps"), p))
+    published = _columns(con.execute(query("explore_published"), p))
+    costs = _columns(con.execute(query("explore_costs"), p))
+    changes = _columns(con.execute(query("explore_changes"), p))
+    catalog = {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
+
+    c_at = {c: i for i, c in enumerate(campaigns["id"])}
+    v_at = {v: i for i, v in enumerate(variants["variant"])}
+    named = {(n, r) for cols in (qps, published, costs) for n, r in zip(cols["microbenchmark"], cols["range"],
+                                                                        strict=True)}
+    tests = sorted(named, key=lambda t: (GROUP_ORDER.index(catalog[t[0]][0]), natural(label(*t))))
+    t_at = {t: i for i, t in enumerate(tests)}
+
+    def tests_of(cols: dict) -> list[int]:
+        return [t_at[(n, r)] for n, r in zip(cols["microbenchmark"], cols["range"], strict=True)]
+
+    data = {
+        "format": FORMAT, "server": server, "url": server_url(server),
+        "colour": {"domain": list(colours.DOMAIN), "noise": colours.NOISE, "muted": colours.MUTED,
+                   "white_text_below": colours.WHITE_TEXT_BELOW, "white_text_above": colours.WHITE_TEXT_ABOVE},
+        "campaigns": [{"id": c, "title": t, "date": str(d), "url": campaign_url(c), "measured": m,
+                       "bases": [v_at[b] for b in (bases or [])]}
+                      for c, t, d, m, bases in zip(campaigns["id"], campaigns["title"], campaigns["date"],
+                                                   campaigns["measured"], campaigns["bases"], strict=True)],
+        "variants": [{"id": v, "build": b, "config": c, "dbms": dbms_name(d), "engine": e, "version": ver,
+                      "compiler": comp or "", "flags": fl or "", "git_hash": gh or "",
+                      "build_notes": bn or "", "settings": s or "", "config_notes": cn or ""}
+                     for v, b, c, d, e, ver, comp, fl, gh, bn, s, cn in zip(*variants.values(), strict=True)],
+        "tests": [{"name": n, "range": r, "label": label(n, r), "group": catalog[n][0], "unit": catalog[n][1]}
+                  for n, r in tests],
+        "qps": {"campaign": _index(qps["campaign"], c_at), "variant": _index(qps["variant"], v_at),
+                "test": tests_of(qps), "threads": qps["threads"], "qps": qps["qps"],
+                "repetitions": qps["repetitions"]},
+        "published": {"campaign": _index(published["campaign"], c_at), "base": _index(published["base"], v_at),
+                      "variant": _index(published["variant"], v_at), "test": tests_of(published),
+                      "threads": published["threads"], "rqps": published["rqps"]},
+        "changes": {"campaign": _index(changes["campaign"], c_at), "threads": changes["threads"],
+                    "kind": changes["kind"], "series": changes["series"],
+                    "test": [t_at.get((n, r)) if n else None
+                             for n, r in zip(changes["microbenchmark"], changes["range"], strict=True)],
+                    "group": changes["group"], "before": _index(changes["before"], v_at),
+                    "after": _index(changes["after"], v_at), "change": changes["change"],
+                    "pvalue": changes["pvalue"]},
+        "mycnf": _mycnf(con, server, data_variants=variants, campaigns=campaigns, v_at=v_at, c_at=c_at),
+    }
+    metrics = sorted(set(costs["metric"]), key=list(OP_COSTS).index)
+    m_at = {m: i for i, m in enumerate(metrics)}
+    cost_data = {"format": FORMAT, "server": server, "metrics": metrics,
+                 "campaign": _index(costs["campaign"], c_at), "variant": _index(costs["variant"], v_at),
+                 "test": tests_of(costs), "threads": costs["threads"], "metric": _index(costs["metric"], m_at),
+                 # inf is published as such by mytools (o/s of 0); JSON has no infinity
+                 "value": [v if math.isfinite(v) else "inf" for v in costs["value"]]}
+    return data, cost_data
+
+
+def _mycnf(con, server: str, *, data_variants: dict, campaigns: dict, v_at: dict, c_at: dict) -> list[dict]:
+    """The my.cnf file of each variant where its campaign ships one: a file whose name holds the
+    config id, and the build's version when several do (mytools names them my.cnf.c<config>_<version>).
+    A variant with no such file, or with several left, gets none: never a guess."""
+    files: dict[str, list[tuple[str, bytes]]] = {}
+    for campaign, name, data in con.execute(query("explore_mycnf"), {"server": server}).fetchall():
+        files.setdefault(campaign, []).append((name, data))
+    used = con.execute(query("explore_campaign_variants"), {"server": server}).fetchall()
+    version = dict(zip(data_variants["variant"], data_variants["version"], strict=True))
+    config = dict(zip(data_variants["variant"], data_variants["config"], strict=True))
+    out = []
+    for campaign, variant in used:
+        named = [f for f in files.get(campaign, []) if config[variant] in f[0].rsplit("/", 1)[-1]]
+        if len(named) > 1:
+            pattern = re.compile(rf"(^|[^0-9.]){re.escape(version[variant])}($|[^0-9])")
+            named = [f for f in named if pattern.search(f[0].rsplit("/", 1)[-1])]
+        if len(named) != 1:
+            continue
+        name, data = named[0]
+        text = data.decode("utf-8", "replace") if len(data) <= MYCNF_MAX_BYTES else None
+        out.append({"campaign": c_at[campaign], "variant": v_at[variant], "name": name,
+                    "url": campaign_url(campaign) + quote(name), "text": text})
+    return out

@@ -1,0 +1,2 @@
+-- Every microbenchmark's group and unit.
+SELECT name, "group", unit FROM microbenchmarks ORDER BY name;

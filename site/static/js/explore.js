@@ -1,0 +1,1085 @@
+/* Papercuts explorer: any base, any builds, filters, and a URL that keeps the view.
+ *
+ * Reads one columnar data file per server (render/explore.py writes it; the browser caches it),
+ * recomputes rQPS = QPS / base QPS from the absolute numbers of one campaign, and draws the
+ * chosen view with vega-embed under the site's CSP (ast: true: no eval). Every contributed
+ * string (names, titles, my.cnf text) goes into the page as text (textContent, option text) or
+ * into Vega as data, never as markup, an expression or a channel title.
+ *
+ * State for readers and tests, on #explore-chart: data-rendered="N" (a counter, one per drawing),
+ * data-rows="N" (rows drawn), data-ms (milliseconds from the choice to the drawn chart, for
+ * `make bench`), or data-error="message".
+ */
+(function () {
+  "use strict";
+
+  var form = document.getElementById("explore-controls");
+  if (!form) {
+    return;
+  }
+  var chartEl = document.getElementById("explore-chart");
+  var notesEl = document.getElementById("explore-notes");
+  var tableEl = document.getElementById("explore-table");
+  var tableBox = document.getElementById("explore-table-box");
+  var csvEl = document.getElementById("explore-csv");
+  var linkEl = document.getElementById("explore-link");
+  var captionEl = document.getElementById("explore-caption");
+  var diffForm = document.getElementById("diff-controls");
+
+  var GROUPS = ["point", "range", "write", "other"];
+  var VIEWS = ["bars", "heatmap", "ladder", "table"];
+  var TABLE_MAX = 400; // rows shown in the page's table; the CSV has them all
+  var EMBED = {
+    ast: true, renderer: "svg", defaultStyle: false,
+    tooltip: { disableDefaultStyle: true },
+    actions: { export: true, source: false, compiled: false, editor: false },
+    downloadFileName: "papercuts-explore", scaleFactor: { png: 2, svg: 1 }
+  };
+
+  var cache = {};        // server -> Promise of its data (with lookup maps)
+  var costCache = {};    // server -> Promise of its cost data
+  var drawing = 0;
+  var csvUrl = null;
+  var view = null;
+  var shape = null;      // the drawn spec without its data: what a redraw can reuse
+  var shown = null;      // what the view shows: {s, d, rows, table drawn?}
+
+  /* ---------- data ---------- */
+
+  function fetchJSON(url) {
+    return fetch(url, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) {
+        throw new Error(url + ": HTTP " + r.status);
+      }
+      return r.json();
+    });
+  }
+
+  function serverOption(id) {
+    var sel = form.elements.server;
+    for (var i = 0; i < sel.options.length; i++) {
+      if (sel.options[i].value === id) {
+        return sel.options[i];
+      }
+    }
+    return null;
+  }
+
+  function key(c, t, test, v) {
+    return c + "|" + t + "|" + test + "|" + v;
+  }
+
+  function prepare(d) {
+    // Lookups built once per server: value by campaign, threads, test and variant.
+    d.qpsAt = new Map();
+    var q = d.qps;
+    for (var i = 0; i < q.qps.length; i++) {
+      d.qpsAt.set(key(q.campaign[i], q.threads[i], q.test[i], q.variant[i]), i);
+    }
+    var p = d.published;
+    d.pubAt = new Map();
+    for (var j = 0; j < p.rqps.length; j++) {
+      d.pubAt.set(key(p.campaign[j], p.threads[j], p.test[j], p.base[j] + ">" + p.variant[j]), j);
+    }
+    d.variantAt = new Map(d.variants.map(function (v, k) { return [v.id, k]; }));
+    d.campaignAt = new Map(d.campaigns.map(function (c, k) { return [c.id, k]; }));
+    // Per campaign: its variants, thread counts and (published) bases.
+    d.campaigns.forEach(function (c) {
+      c.variantSet = new Set();
+      c.threadSet = new Set();
+      c.pubBases = new Set();
+    });
+    for (var a = 0; a < q.qps.length; a++) {
+      d.campaigns[q.campaign[a]].variantSet.add(q.variant[a]);
+      d.campaigns[q.campaign[a]].threadSet.add(q.threads[a]);
+    }
+    for (var b = 0; b < p.rqps.length; b++) {
+      var c = d.campaigns[p.campaign[b]];
+      c.variantSet.add(p.variant[b]);
+      c.variantSet.add(p.base[b]);
+      c.threadSet.add(p.threads[b]);
+      c.pubBases.add(p.base[b]);
+    }
+    return d;
+  }
+
+  function loadServer(id) {
+    if (!cache[id]) {
+      var opt = serverOption(id);
+      cache[id] = fetchJSON(opt.dataset.url).then(prepare);
+    }
+    return cache[id];
+  }
+
+  function loadCosts(id) {
+    var opt = serverOption(id);
+    if (!opt.dataset.costsUrl) {
+      return Promise.resolve(null);
+    }
+    if (!costCache[id]) {
+      costCache[id] = fetchJSON(opt.dataset.costsUrl).then(function (c) {
+        c.at = new Map();
+        for (var i = 0; i < c.value.length; i++) {
+          var v = c.value[i] === "inf" ? Infinity : c.value[i];
+          c.value[i] = v;
+          c.at.set(c.metric[i] + "|" + key(c.campaign[i], c.threads[i], c.test[i], c.variant[i]), i);
+        }
+        return c;
+      });
+    }
+    return costCache[id];
+  }
+
+  /* ---------- state <-> URL ---------- */
+
+  function list(text) {
+    return text ? text.split(",").filter(function (s) { return s !== ""; }) : [];
+  }
+
+  function readURL() {
+    var u = new URLSearchParams(window.location.search);
+    return {
+      server: u.get("server"), campaign: u.get("campaign"), dbms: u.get("dbms"),
+      threads: u.has("threads") ? list(u.get("threads")) : null, base: u.get("base"),
+      variants: u.has("v") ? list(u.get("v")) : null, groups: u.has("groups") ? list(u.get("groups")) : null,
+      q: u.get("q") || "", metric: u.get("metric"), view: u.get("view"), a: u.get("a"), b: u.get("b")
+    };
+  }
+
+  function writeURL(s, push) {
+    var u = new URLSearchParams();
+    u.set("server", s.server);
+    u.set("campaign", s.campaign);
+    if (s.dbms) { u.set("dbms", s.dbms); }
+    u.set("threads", s.threads.join(","));
+    u.set("base", s.base);
+    u.set("v", s.variants.join(","));
+    if (s.groups.length !== GROUPS.length) { u.set("groups", s.groups.join(",")); }
+    if (s.q) { u.set("q", s.q); }
+    if (s.metric !== "rqps") { u.set("metric", s.metric); }
+    if (s.view !== "bars") { u.set("view", s.view); }
+    if (s.a) { u.set("a", s.a); }
+    if (s.b) { u.set("b", s.b); }
+    var url = window.location.pathname + "?" + u.toString();
+    if (url !== window.location.pathname + window.location.search) {
+      (push ? history.pushState : history.replaceState).call(history, null, "", url);
+    }
+    linkEl.href = url;
+  }
+
+  function defaultServer() {
+    return form.elements.server.dataset.default || form.elements.server.options[0].value;
+  }
+
+  // A raw request (from the URL or the form) made valid against the data: every parameter that
+  // names nothing known falls back to a stated default and says so in `notes`.
+  function settle(raw, d, notes) {
+    var s = { server: d.server };
+    var c = raw.campaign != null ? d.campaignAt.get(raw.campaign) : undefined;
+    if (raw.campaign != null && c === undefined) {
+      notes.push("Campaign '" + raw.campaign + "' has no data on " + d.server + "; showing the newest.");
+    }
+    var dbmsOf = function (v) { return d.variants[v].dbms; };
+    if (c === undefined) {
+      c = 0;
+      if (raw.dbms) {
+        for (var i = 0; i < d.campaigns.length; i++) {
+          if (Array.from(d.campaigns[i].variantSet).some(function (v) { return dbmsOf(v) === raw.dbms; })) {
+            c = i;
+            break;
+          }
+        }
+      }
+    }
+    var camp = d.campaigns[c];
+    s.campaign = camp.id;
+    s.measured = camp.measured;
+    var inCampaign = Array.from(camp.variantSet).sort(function (x, y) { return x - y; });
+    var dbmsList = Array.from(new Set(inCampaign.map(dbmsOf)));
+    s.dbms = "";
+    if (raw.dbms) {
+      if (dbmsList.indexOf(raw.dbms) >= 0) {
+        s.dbms = raw.dbms;
+      } else {
+        notes.push("DBMS '" + raw.dbms + "' is not in this campaign; showing every DBMS.");
+      }
+    }
+    var shown = inCampaign.filter(function (v) { return !s.dbms || dbmsOf(v) === s.dbms; });
+
+    // Base: any variant of the campaign when QPS was measured; a published base otherwise.
+    var bases = camp.measured ? shown : shown.filter(function (v) { return camp.pubBases.has(v); });
+    var preferred = camp.bases.filter(function (v) { return bases.indexOf(v) >= 0; });
+    var fallback = preferred.length ? preferred[0] : bases[0];
+    var base = raw.base != null ? d.variantAt.get(raw.base) : undefined;
+    if (raw.base != null && (base === undefined || bases.indexOf(base) < 0)) {
+      notes.push((camp.measured ? "Base '" : "This campaign published ratios only; base '") + raw.base +
+        "' is not " + (camp.measured ? "in this campaign" : "one of its published bases") +
+        "; showing " + d.variants[fallback].id + ".");
+      base = undefined;
+    }
+    s.base = d.variants[base === undefined ? fallback : base].id;
+    var baseIdx = d.variantAt.get(s.base);
+    s.bases = bases;
+
+    var comparable = shown.filter(function (v) {
+      if (v === baseIdx) {
+        return false;
+      }
+      if (camp.measured) {
+        return true;
+      }
+      return publishedPairExists(d, c, baseIdx, v);
+    });
+    s.comparable = comparable;
+    var defaultVariants = comparable.filter(function (v) {
+      return d.variants[v].dbms === d.variants[baseIdx].dbms && d.variants[v].engine === d.variants[baseIdx].engine;
+    });
+    if (raw.variants) {
+      var picked = [];
+      raw.variants.forEach(function (id) {
+        var v = d.variantAt.get(id);
+        if (v === undefined || comparable.indexOf(v) < 0) {
+          notes.push("Variant '" + id + "' is not comparable with the base in this campaign; left out.");
+        } else if (picked.indexOf(v) < 0) {
+          picked.push(v);
+        }
+      });
+      if (!picked.length && raw.variants.length) {
+        notes.push("None of the variants asked for is here; showing the base's DBMS and engine.");
+        picked = defaultVariants;
+      }
+      s.variants = picked.sort(function (x, y) { return x - y; }).map(function (v) { return d.variants[v].id; });
+    } else {
+      s.variants = defaultVariants.map(function (v) { return d.variants[v].id; });
+    }
+
+    var threadsAll = Array.from(camp.threadSet).sort(function (x, y) { return x - y; });
+    s.threadsAll = threadsAll;
+    var threads = (raw.threads || []).map(Number).filter(function (t, i, arr) {
+      var ok = threadsAll.indexOf(t) >= 0;
+      if (!ok) {
+        notes.push("Thread count '" + raw.threads[i] + "' is not in this campaign; left out.");
+      }
+      return ok && arr.indexOf(t) === i;
+    });
+    if (!threads.length) {
+      if (raw.threads && raw.threads.length) {
+        notes.push("Showing " + threadsAll[0] + " thread(s).");
+      }
+      threads = [threadsAll[0]];
+    }
+    s.threads = threads.sort(function (x, y) { return x - y; });
+
+    var groups = raw.groups ? raw.groups.filter(function (g) { return GROUPS.indexOf(g) >= 0; }) : GROUPS.slice();
+    if (raw.groups && groups.length !== raw.groups.length) {
+      notes.push("Unknown group(s) left out; the groups are " + GROUPS.join(", ") + ".");
+    }
+    s.groups = groups.length ? groups : GROUPS.slice();
+    s.q = raw.q || "";
+
+    var metrics = Array.prototype.map.call(form.elements.metric.options, function (o) { return o.value; });
+    s.metric = raw.metric && metrics.indexOf(raw.metric) >= 0 ? raw.metric : "rqps";
+    if (raw.metric && s.metric !== raw.metric) {
+      notes.push("Metric '" + raw.metric + "' is unknown; showing rQPS.");
+    }
+    if (!camp.measured && s.metric !== "rqps") {
+      notes.push("This campaign published ratios only: no absolute QPS or costs behind them; showing rQPS.");
+      s.metric = "rqps";
+    }
+    s.view = raw.view && VIEWS.indexOf(raw.view) >= 0 ? raw.view : "bars";
+    if (raw.view && s.view !== raw.view) {
+      notes.push("View '" + raw.view + "' is unknown; showing bars.");
+    }
+    s.a = raw.a && d.variantAt.has(raw.a) ? raw.a : "";
+    s.b = raw.b && d.variantAt.has(raw.b) ? raw.b : "";
+    if ((raw.a && !s.a) || (raw.b && !s.b)) {
+      notes.push("A variant to diff is not on this server; pick it again below.");
+    }
+    return s;
+  }
+
+  function publishedPairExists(d, c, base, v) {
+    var p = d.published;
+    for (var i = 0; i < p.rqps.length; i++) {
+      if (p.campaign[i] === c && p.base[i] === base && p.variant[i] === v) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /* ---------- numbers ---------- */
+
+  function testShown(t, s) {
+    if (s.groups.indexOf(t.group) < 0) {
+      return false;
+    }
+    if (!s.q) {
+      return true;
+    }
+    var words = s.q.toLowerCase().split(/\s+/).filter(Boolean);
+    var text = t.label.toLowerCase();
+    return words.every(function (w) { return text.indexOf(w) >= 0; });
+  }
+
+  // The rows of the current view: one per microbenchmark, thread count and variant.
+  function compute(s, d, costs) {
+    var c = d.campaignAt.get(s.campaign);
+    var base = d.variantAt.get(s.base);
+    var variants = s.variants.map(function (id) { return d.variantAt.get(id); });
+    // The base is drawn beside the variants where it means something: its absolute values, and
+    // its 1.0 at the start of a ladder of measured rQPS.
+    var withBase = s.metric !== "rqps" || (s.view === "ladder" && s.measured) ? [base].concat(variants) : variants;
+    var multi = s.threads.length > 1;
+    var rows = [];
+    var missing = 0;
+    var metricIdx = costs ? costs.metrics.indexOf(s.metric) : -1;
+    d.tests.forEach(function (t, ti) {
+      if (!testShown(t, s)) {
+        return;
+      }
+      s.threads.forEach(function (th) {
+        var baseValue = valueOf(s, d, costs, metricIdx, c, th, ti, base, base);
+        withBase.forEach(function (v, order) {
+          var value = valueOf(s, d, costs, metricIdx, c, th, ti, v, base);
+          if (value == null) {
+            missing += 1;
+            return;
+          }
+          var row = {
+            microbenchmark: multi ? t.label + " @ " + th + (th === 1 ? " thread" : " threads") : t.label,
+            test: t.label, group: t.group, threads: th, variant: d.variants[v].id,
+            version: d.variants[v].version, base_variant: s.base, order: ti * 1000 + th, vorder: order
+          };
+          if (s.metric === "rqps") {
+            if (s.measured) {
+              row.qps = value;
+              row.base_qps = baseValue;
+              row.rqps = baseValue == null ? null : value / baseValue;
+            } else {
+              row.rqps = value;
+            }
+            row.value = row.rqps;
+          } else {
+            row.value = value;
+            row.base_value = baseValue;
+            row.ratio = baseValue > 0 && value > 0 && isFinite(value) && isFinite(baseValue) ? value / baseValue : null;
+          }
+          if (row.value == null) {
+            missing += 1;
+            return;
+          }
+          rows.push(row);
+        });
+      });
+    });
+    return { rows: rows, missing: missing };
+  }
+
+  function valueOf(s, d, costs, metricIdx, c, th, ti, v, base) {
+    if (s.metric === "rqps" && !s.measured) {
+      var j = d.pubAt.get(key(c, th, ti, base + ">" + v));
+      return j === undefined ? null : d.published.rqps[j];
+    }
+    if (s.metric === "rqps" || s.metric === "qps") {
+      var i = d.qpsAt.get(key(c, th, ti, v));
+      return i === undefined ? null : d.qps.qps[i];
+    }
+    if (!costs || metricIdx < 0) {
+      return null;
+    }
+    var k = costs.at.get(metricIdx + "|" + key(c, th, ti, v));
+    return k === undefined ? null : costs.value[k];
+  }
+
+  /* ---------- views ---------- */
+
+  function isRatio(s) {
+    return s.metric === "rqps" || s.metric !== "qps";
+  }
+
+  function ratioField(s) {
+    return s.metric === "rqps" ? "rqps" : "ratio";
+  }
+
+  // A cost ratio above 1 is a loss (more CPU per query), except where more is better (IPC).
+  function lowerIsBetter(s) {
+    var opt = form.elements.metric.selectedOptions[0];
+    return s.metric !== "rqps" && s.metric !== "qps" && !!opt && opt.dataset.lowerIsBetter === "true";
+  }
+
+  function metricLabel(s) {
+    var opt = form.elements.metric.selectedOptions[0];
+    return opt ? opt.textContent : s.metric;
+  }
+
+  function colour(d, field, lowerIsBetter) {
+    var c = d.colour;
+    return {
+      condition: { test: "isValid(datum['" + field + "']) && abs(datum['" + field + "'] - 1) < " + c.noise,
+                   value: c.muted },
+      field: field, type: "quantitative", title: field === "rqps" ? "rQPS" : "value / base value",
+      scale: { type: "log", scheme: "redblue", domain: c.domain, domainMid: 1, clamp: true,
+               reverse: !!lowerIsBetter },
+      legend: { values: [0.5, 0.71, 1, 1.41, 2], format: ".2~f" }
+    };
+  }
+
+  function tooltip(s) {
+    var t = [{ field: "microbenchmark", title: "microbenchmark" }, { field: "variant", title: "variant" }];
+    if (s.metric === "rqps") {
+      t.push({ field: "rqps", title: "rQPS", format: ".3f" });
+      if (s.measured) {
+        t.push({ field: "qps", title: "QPS", format: ",.2f" }, { field: "base_qps", title: "base QPS", format: ",.2f" });
+      }
+    } else {
+      t.push({ field: "value", title: s.metric === "qps" ? "QPS" : "value", format: ",.4~f" },
+             { field: "base_value", title: "base", format: ",.4~f" });
+      if (s.metric !== "qps") {
+        t.push({ field: "ratio", title: "/ base", format: ".3f" });
+      }
+    }
+    return t;
+  }
+
+  function barsSpec(s, d, rows) {
+    var ratio = isRatio(s);
+    var field = ratio ? ratioField(s) : "value";
+    var x = { field: field, type: "quantitative", scale: ratio ? { type: "log", nice: false } : { zero: true },
+              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "QPS" };
+    var bar = {
+      mark: { type: "bar" },
+      encoding: {
+        y: { field: "microbenchmark", type: "nominal", title: null, sort: { field: "order" } },
+        yOffset: { field: "variant", type: "nominal", sort: { field: "vorder" } },
+        x: x,
+        color: { field: "variant", type: "nominal", title: "variant", sort: { field: "vorder" },
+                 scale: { scheme: "tableau20" } },
+        tooltip: tooltip(s)
+      }
+    };
+    if (ratio) {
+      bar.encoding.x2 = { datum: 1 };
+    }
+    var layers = [bar];
+    if (ratio) {
+      layers.push({ mark: { type: "rule", color: "#222", strokeDash: [4, 3] }, encoding: { x: { datum: 1 } } });
+    }
+    return {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      data: { name: "table", values: ratio ? rows.filter(function (r) { return r[field] != null && r[field] > 0; }) : rows },
+      facet: { row: { field: "group", type: "nominal", sort: GROUPS, title: null,
+                      header: { labelAngle: 0, labelAlign: "left", labelFontWeight: 600 } } },
+      resolve: { scale: { y: "independent", yOffset: "independent" } },
+      spec: { width: fitWidth(520), height: { step: Math.max(12, Math.min(60, 4 * (s.variants.length + (ratio ? 0 : 1)) + 4)) },
+              layer: layers }
+    };
+  }
+
+  function heatmapSpec(s, d, rows) {
+    var ratio = isRatio(s);
+    var field = ratio ? ratioField(s) : "value";
+    var x = { field: "variant", type: "nominal", sort: { field: "vorder" }, title: null,
+              axis: { labelAngle: -40, orient: "top" } };
+    var y = { field: "microbenchmark", type: "nominal", sort: { field: "order" }, title: null };
+    var cell = ratio ? colour(d, field, lowerIsBetter(s))
+      : { field: "value", type: "quantitative", title: "QPS", scale: { type: "log", scheme: "blues" } };
+    var textColour = ratio
+      ? { condition: { test: "datum['" + field + "'] < " + d.colour.white_text_below + " || datum['" + field + "'] > " +
+                             d.colour.white_text_above, value: "#ffffff" }, value: "#111111" }
+      : { value: "#111111" };
+    return {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      data: { name: "table", values: rows.filter(function (r) { return r[field] != null; }) },
+      width: { step: 64 }, height: { step: 18 },
+      layer: [
+        { mark: { type: "rect" }, encoding: { x: x, y: y, color: cell, tooltip: tooltip(s) } },
+        { mark: { type: "text", fontSize: 10 },
+          encoding: { x: x, y: y, color: textColour, tooltip: tooltip(s),
+                      text: { field: field, type: "quantitative", format: ratio ? ".2f" : ".3~s" } } }
+      ]
+    };
+  }
+
+  // Along the builds in version order: the ratio to the base per microbenchmark (thin lines,
+  // coloured by group) and the group median (thick); detected change points of the campaign's
+  // ladder are marked on the build after the step when both its builds are shown side by side.
+  function ladderSpec(s, d, rows, changes) {
+    var ratio = isRatio(s);
+    var field = ratio ? ratioField(s) : "value";
+    var values = rows.filter(function (r) { return r[field] != null && r[field] > 0; });
+    var x = { field: "variant", type: "ordinal", sort: { field: "vorder" }, title: null, axis: { labelAngle: -40 } };
+    var y = { field: field, type: "quantitative", scale: { type: "log", nice: false, padding: 8 },
+              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "QPS" };
+    var layers = [
+      { mark: { type: "line", strokeWidth: 1, opacity: 0.45, point: { size: 12 } },
+        encoding: { x: x, y: y, detail: { field: "microbenchmark" },
+                    color: { field: "group", type: "nominal", sort: GROUPS, title: "group" },
+                    tooltip: tooltip(s) } },
+      { transform: [{ aggregate: [{ op: "median", field: field, as: "median" }, { op: "min", field: "vorder", as: "vorder" }],
+                      groupby: ["group", "variant"] }],
+        mark: { type: "line", strokeWidth: 3 },
+        encoding: { x: x, y: { field: "median", type: "quantitative" },
+                    color: { field: "group", type: "nominal", sort: GROUPS, title: "group" },
+                    tooltip: [{ field: "group" }, { field: "variant" }, { field: "median", format: ".3f", title: "group median" }] } }
+    ];
+    if (ratio) {
+      layers.push({ mark: { type: "rule", color: "#222", strokeDash: [4, 3] }, encoding: { y: { datum: 1 } } });
+    }
+    if (changes.length) {
+      layers.push({
+        data: { name: "changes", values: changes },
+        mark: { type: "point", shape: "triangle-down", size: 110, filled: true, stroke: "#111" },
+        encoding: { x: { field: "variant", type: "ordinal", sort: { field: "vorder" } },
+                    y: { field: "at", type: "quantitative" },
+                    fill: { field: "direction", type: "nominal", title: "change point",
+                             scale: { domain: ["regression", "improvement"], range: ["#b2182b", "#2166ac"] } },
+                    tooltip: [{ field: "series", title: "series" }, { field: "between", title: "between" },
+                              { field: "change", title: "change", format: "+.1%" }, { field: "pvalue", title: "p", format: ".2g" }] }
+      });
+    }
+    return {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      data: { name: "table", values: values },
+      width: fitWidth(640), height: 320, layer: layers
+    };
+  }
+
+  // The ladder's change points between two builds that are both shown, next to each other.
+  function changesShown(s, d, rows) {
+    if (s.metric !== "rqps" && s.metric !== "qps") {
+      return [];
+    }
+    var c = d.campaignAt.get(s.campaign);
+    var order = [d.variantAt.get(s.base)].concat(s.variants.map(function (id) { return d.variantAt.get(id); }));
+    order = order.slice().sort(function (x, y) { return x - y; });
+    var field = s.metric === "rqps" ? "rqps" : "value";
+    var at = new Map();
+    rows.forEach(function (r) {
+      at.set(r.test + "|" + r.threads + "|" + r.variant, r);
+    });
+    var ch = d.changes;
+    var out = [];
+    for (var i = 0; i < ch.change.length; i++) {
+      if (ch.campaign[i] !== c || s.threads.indexOf(ch.threads[i]) < 0 || ch.kind[i] !== "series") {
+        continue;
+      }
+      var pos = order.indexOf(ch.after[i]);
+      if (pos <= 0 || order[pos - 1] !== ch.before[i] || ch.test[i] == null) {
+        continue;
+      }
+      var label = d.tests[ch.test[i]].label;
+      var row = at.get(label + "|" + ch.threads[i] + "|" + d.variants[ch.after[i]].id);
+      if (!row || row[field] == null) {
+        continue;
+      }
+      out.push({ variant: row.variant, vorder: row.vorder, at: row[field], series: row.microbenchmark,
+                 between: d.variants[ch.before[i]].version + " → " + d.variants[ch.after[i]].version,
+                 change: ch.change[i], pvalue: ch.pvalue[i],
+                 direction: ch.change[i] < 0 ? "regression" : "improvement" });
+    }
+    return out;
+  }
+
+  function fitWidth(preferred) {
+    var available = (chartEl.clientWidth || window.innerWidth) - 240;
+    return Math.max(140, Math.min(preferred, available));
+  }
+
+  /* ---------- table and CSV ---------- */
+
+  function columns(s) {
+    var cols = ["microbenchmark", "group", "threads", "variant", "base_variant"];
+    if (s.metric === "rqps") {
+      return cols.concat(s.measured ? ["qps", "base_qps", "rqps"] : ["rqps"]);
+    }
+    return cols.concat(s.metric === "qps" ? ["value"] : ["value", "base_value", "ratio"]);
+  }
+
+  function fmt(v, col) {
+    if (v == null) {
+      return "";
+    }
+    if (typeof v !== "number") {
+      return String(v);
+    }
+    if (col === "rqps" || col === "ratio") {
+      return v.toFixed(3);
+    }
+    if (col === "threads") {
+      return String(v);
+    }
+    return isFinite(v) ? v.toLocaleString("en-US", { maximumFractionDigits: 4 }) : "inf";
+  }
+
+  function ratioClass(v, d) {
+    if (v == null || !isFinite(v)) {
+      return "";
+    }
+    if (Math.abs(v - 1) < d.colour.noise) {
+      return "eq1";
+    }
+    var strength = Math.abs(Math.log2(v));
+    return (v < 1 ? "lt1" : "gt1") + " " + (strength < 0.15 ? "s1" : strength < 0.5 ? "s2" : "s3");
+  }
+
+  function drawTable(s, d, rows) {
+    var cols = columns(s);
+    tableEl.textContent = "";
+    var head = tableEl.createTHead().insertRow();
+    cols.forEach(function (c) {
+      var th = document.createElement("th");
+      th.textContent = c;
+      head.appendChild(th);
+    });
+    var body = tableEl.createTBody();
+    rows.slice(0, TABLE_MAX).forEach(function (r) {
+      var tr = body.insertRow();
+      cols.forEach(function (c) {
+        var td = tr.insertCell();
+        td.textContent = fmt(r[c], c);
+        if (typeof r[c] === "number") {
+          td.className = "num";
+        }
+        if (c === "rqps" || c === "ratio") {
+          var v = c === "ratio" && lowerIsBetter(s) && r[c] != null ? 1 / r[c] : r[c];
+          td.className += " " + ratioClass(v, d);
+        }
+      });
+    });
+    if (rows.length > TABLE_MAX) {
+      var cap = tableEl.createCaption();
+      cap.textContent = "The first " + TABLE_MAX + " of " + rows.length + " rows; the CSV has them all.";
+    }
+  }
+
+  function csvCell(v) {
+    var text = v == null ? "" : typeof v === "number" ? (isFinite(v) ? String(v) : "inf") : String(v);
+    return /[",\n\r]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+  }
+
+  function setCsv(s, rows) {
+    var cols = ["campaign", "server", "metric"].concat(columns(s));
+    var lines = [cols.join(",")];
+    rows.forEach(function (r) {
+      lines.push(cols.map(function (c) {
+        return csvCell(c === "campaign" ? s.campaign : c === "server" ? s.server : c === "metric" ? s.metric : r[c]);
+      }).join(","));
+    });
+    if (csvUrl) {
+      URL.revokeObjectURL(csvUrl);
+    }
+    csvUrl = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv" }));
+    csvEl.href = csvUrl;
+    csvEl.download = "papercuts-" + s.server + "-" + s.campaign + "-" + s.metric + ".csv";
+  }
+
+  function showTable() {
+    if (shown && !shown.table) {
+      drawTable(shown.s, shown.d, shown.rows);
+      shown.table = true;
+    }
+  }
+
+  /* ---------- controls ---------- */
+
+  function fillSelect(sel, items, value) {
+    sel.textContent = "";
+    items.forEach(function (it) {
+      var o = document.createElement("option");
+      o.value = it.value;
+      o.textContent = it.text;
+      sel.appendChild(o);
+    });
+    sel.value = value;
+  }
+
+  function fillChecks(name, items, checked) {
+    var box = form.querySelector('fieldset[data-name="' + name + '"]');
+    Array.prototype.slice.call(box.querySelectorAll("label")).forEach(function (l) { l.remove(); });
+    items.forEach(function (it) {
+      var l = document.createElement("label");
+      var i = document.createElement("input");
+      i.type = "checkbox";
+      i.name = name;
+      i.value = it.value;
+      i.checked = checked.indexOf(it.value) >= 0;
+      l.appendChild(i);
+      l.appendChild(document.createTextNode(" " + it.text));
+      box.appendChild(l);
+    });
+  }
+
+  function variantText(d, v) {
+    var x = d.variants[v];
+    return x.dbms + " " + x.version + " (" + x.id + ")";
+  }
+
+  function showControls(s, d) {
+    form.elements.server.value = s.server;
+    var camp = d.campaigns[d.campaignAt.get(s.campaign)];
+    fillSelect(form.elements.campaign, d.campaigns.map(function (c) {
+      return { value: c.id, text: c.date + " · " + c.title + (c.measured ? "" : " (published ratios)") };
+    }), s.campaign);
+    var dbmsSel = form.elements.dbms;
+    var dbmsList = Array.from(new Set(Array.from(camp.variantSet).map(function (v) { return d.variants[v].dbms; }))).sort();
+    fillSelect(dbmsSel, [{ value: "", text: "every DBMS" }].concat(dbmsList.map(function (n) { return { value: n, text: n }; })), s.dbms);
+    fillSelect(form.elements.base, s.bases.map(function (v) { return { value: d.variants[v].id, text: variantText(d, v) }; }), s.base);
+    fillChecks("threads", s.threadsAll.map(function (t) { return { value: String(t), text: String(t) }; }),
+               s.threads.map(String));
+    fillChecks("groups", GROUPS.map(function (g) { return { value: g, text: g }; }), s.groups);
+    fillChecks("variants", s.comparable.map(function (v) { return { value: d.variants[v].id, text: variantText(d, v) }; }),
+               s.variants);
+    form.elements.q.value = s.q;
+    form.elements.metric.value = s.metric;
+    form.elements.view.value = s.view;
+    var all = d.variants.map(function (v, i) { return { value: v.id, text: variantText(d, i) }; });
+    fillSelect(diffForm.elements.a, [{ value: "", text: "(pick a variant)" }].concat(all), s.a);
+    fillSelect(diffForm.elements.b, [{ value: "", text: "(pick a variant)" }].concat(all), s.b);
+  }
+
+  function fromForm() {
+    var checked = function (name) {
+      return Array.prototype.filter.call(form.querySelectorAll('input[name="' + name + '"]'), function (i) {
+        return i.checked;
+      }).map(function (i) { return i.value; });
+    };
+    return {
+      server: form.elements.server.value, campaign: form.elements.campaign.value, dbms: form.elements.dbms.value,
+      threads: checked("threads"), base: form.elements.base.value, variants: checked("variants"),
+      groups: checked("groups"), q: form.elements.q.value.trim(), metric: form.elements.metric.value,
+      view: form.elements.view.value, a: diffForm.elements.a.value, b: diffForm.elements.b.value
+    };
+  }
+
+  /* ---------- config diff ---------- */
+
+  function settingsMap(text) {
+    var m = new Map();
+    (text || "").split(/[;\n]/).forEach(function (part) {
+      var eq = part.indexOf("=");
+      if (eq > 0) {
+        m.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+      }
+    });
+    return m;
+  }
+
+  function diffRows(d, a, b) {
+    var va = d.variants[a];
+    var vb = d.variants[b];
+    var rows = [];
+    ["dbms", "engine", "version", "build", "compiler", "flags", "git_hash", "config", "build_notes", "config_notes"]
+      .forEach(function (f) {
+        rows.push([f.replace("_", " "), va[f] || "", vb[f] || ""]);
+      });
+    var sa = settingsMap(va.settings);
+    var sb = settingsMap(vb.settings);
+    Array.from(new Set(Array.from(sa.keys()).concat(Array.from(sb.keys())))).sort().forEach(function (k) {
+      rows.push(["setting " + k, sa.has(k) ? sa.get(k) : "(not set)", sb.has(k) ? sb.get(k) : "(not set)"]);
+    });
+    return rows;
+  }
+
+  function mycnfOf(d, v, campaign) {
+    var c = d.campaignAt.get(campaign);
+    var found = null;
+    d.mycnf.forEach(function (m) {
+      if (m.variant === v && (found === null || m.campaign === c)) {
+        found = m;
+      }
+    });
+    return found;
+  }
+
+  // Lines only in A ("-") and only in B ("+"), in file order: a longest-common-subsequence diff.
+  function lineDiff(a, b) {
+    var x = a.split("\n");
+    var y = b.split("\n");
+    var n = x.length;
+    var m = y.length;
+    if (n * m > 4e6) {
+      return null;
+    }
+    var L = [];
+    for (var i = 0; i <= n; i++) {
+      L.push(new Uint16Array(m + 1));
+    }
+    for (var p = n - 1; p >= 0; p--) {
+      for (var q = m - 1; q >= 0; q--) {
+        L[p][q] = x[p] === y[q] ? L[p + 1][q + 1] + 1 : Math.max(L[p + 1][q], L[p][q + 1]);
+      }
+    }
+    var out = [];
+    var s = 0;
+    var t = 0;
+    while (s < n || t < m) {
+      if (s < n && t < m && x[s] === y[t]) {
+        s++;
+        t++;
+      } else if (t < m && (s === n || L[s][t + 1] >= L[s + 1][t])) {
+        out.push("+ " + y[t++]);
+      } else {
+        out.push("- " + x[s++]);
+      }
+    }
+    return out;
+  }
+
+  function drawDiff(s, d) {
+    var table = document.getElementById("diff-table");
+    var cnf = document.getElementById("diff-mycnf");
+    table.textContent = "";
+    cnf.textContent = "";
+    if (!s.a || !s.b) {
+      return;
+    }
+    var a = d.variantAt.get(s.a);
+    var b = d.variantAt.get(s.b);
+    var head = table.createTHead().insertRow();
+    ["", s.a, s.b].forEach(function (t) {
+      var th = document.createElement("th");
+      th.textContent = t;
+      head.appendChild(th);
+    });
+    var body = table.createTBody();
+    diffRows(d, a, b).forEach(function (r) {
+      var tr = body.insertRow();
+      tr.className = r[1] === r[2] ? "same" : "differs";
+      r.forEach(function (text) {
+        tr.insertCell().textContent = text;
+      });
+    });
+    var ma = mycnfOf(d, a, s.campaign);
+    var mb = mycnfOf(d, b, s.campaign);
+    var p = document.createElement("p");
+    if (!ma || !mb) {
+      p.textContent = "my.cnf: " + (!ma && !mb ? "neither variant's" : (!ma ? s.a : s.b) + "'s") +
+        " campaign ships no my.cnf file named for its config on this server.";
+      cnf.appendChild(p);
+      return;
+    }
+    p.appendChild(document.createTextNode("my.cnf: "));
+    [ma, mb].forEach(function (m, i) {
+      var link = document.createElement("a");
+      link.href = m.url;
+      link.textContent = m.name;
+      p.appendChild(link);
+      if (i === 0) {
+        p.appendChild(document.createTextNode(" (−) against "));
+      }
+    });
+    p.appendChild(document.createTextNode(" (+)"));
+    cnf.appendChild(p);
+    var pre = document.createElement("pre");
+    pre.className = "mycnf-diff";
+    var lines = ma.text != null && mb.text != null ? lineDiff(ma.text, mb.text) : null;
+    pre.textContent = lines === null ? "(too large to compare here; follow the links)"
+      : lines.length ? lines.join("\n") : "(the two files are identical)";
+    cnf.appendChild(pre);
+  }
+
+  /* ---------- drawing ---------- */
+
+  function caption(s, d) {
+    var camp = d.campaigns[d.campaignAt.get(s.campaign)];
+    captionEl.textContent = "";
+    var strong = document.createElement("strong");
+    strong.textContent = metricLabel(s) + " on " + s.server + ", " + s.threads.join(", ") + " thread(s)";
+    captionEl.appendChild(strong);
+    captionEl.appendChild(document.createTextNode(" against " + s.base + " · campaign "));
+    var a = document.createElement("a");
+    a.href = camp.url;
+    a.textContent = camp.title;
+    captionEl.appendChild(a);
+    captionEl.appendChild(document.createTextNode(
+      (camp.measured ? "" : " · published ratios, as printed") +
+      " · grey: within ±" + Math.round(d.colour.noise * 100) + "% of 1.0 (a stated threshold)"));
+  }
+
+  // Fallbacks (a parameter that named nothing known) and plain facts about what is shown.
+  function note(fallbacks, infos) {
+    notesEl.textContent = "";
+    fallbacks.concat(infos || []).forEach(function (t, i) {
+      var p = document.createElement("p");
+      p.className = i < fallbacks.length ? "note fallback" : "note info";
+      p.textContent = t;
+      notesEl.appendChild(p);
+    });
+  }
+
+  function render(s, d, costs, notes, started) {
+    var result = compute(s, d, costs);
+    var rows = result.rows;
+    var infos = [];
+    if (result.missing) {
+      infos.push(result.missing + " value(s) not measured for this choice are left out.");
+    }
+    if (!rows.length) {
+      infos.push("Nothing to show: pick at least one variant, a group and a microbenchmark that match.");
+    }
+    note(notes, infos);
+    caption(s, d);
+    // The table and the CSV are made when they are looked at (the box opened, the link
+    // followed): a redraw does not pay for them.
+    shown = { s: s, d: d, rows: rows, table: false };
+    tableBox.open = s.view === "table";
+    if (tableBox.open) {
+      showTable();
+    }
+    csvEl.textContent = "Download CSV of what is shown (" + rows.length + " row" + (rows.length === 1 ? "" : "s") + ")";
+    drawDiff(s, d);
+    var n = ++drawing;
+    delete chartEl.dataset.error;
+    var spec = null;
+    if (s.view === "bars") {
+      spec = barsSpec(s, d, rows);
+    } else if (s.view === "heatmap") {
+      spec = heatmapSpec(s, d, rows);
+    } else if (s.view === "ladder") {
+      spec = ladderSpec(s, d, rows, changesShown(s, d, rows));
+    }
+    if (!spec || !rows.length) {
+      forget();
+      chartEl.textContent = "";
+      chartEl.dataset.rows = String(rows.length);
+      chartEl.dataset.rendered = String(n);
+      return Promise.resolve();
+    }
+    var parts = splitData(spec);
+    var done = function (v) {
+      if (n !== drawing) {
+        return;
+      }
+      chartEl.dataset.rows = String(v.data("table").length);
+      chartEl.dataset.ms = (performance.now() - started).toFixed(1);
+      chartEl.dataset.rendered = String(n);
+    };
+    // Same chart, other numbers (a new base, other thread counts, another search): the compiled
+    // view takes the new rows; only a new shape of chart is compiled and embedded again.
+    if (view && parts.shape === shape) {
+      Object.keys(parts.values).forEach(function (name) {
+        view.data(name, parts.values[name]);
+      });
+      return view.runAsync().then(done).catch(failed);
+    }
+    forget();
+    chartEl.textContent = "";
+    return vegaEmbed(chartEl, spec, EMBED).then(function (res) {
+      if (n !== drawing) {
+        res.view.finalize();
+        return;
+      }
+      view = res.view;
+      shape = parts.shape;
+      done(res.view);
+    }).catch(failed);
+  }
+
+  function forget() {
+    if (view) {
+      view.finalize();
+      view = null;
+      shape = null;
+    }
+  }
+
+  // The spec's inline datasets by name, and the spec without them (its shape).
+  function splitData(spec) {
+    var values = {};
+    var holders = [spec.data].concat((spec.layer || []).map(function (l) { return l.data; }))
+      .filter(function (d) { return d && d.name && d.values; });
+    holders.forEach(function (d) {
+      values[d.name] = d.values;
+      d.values = [];
+    });
+    var text = JSON.stringify(spec);
+    holders.forEach(function (d) {
+      d.values = values[d.name];
+    });
+    return { values: values, shape: text };
+  }
+
+  function failed(err) {
+    chartEl.dataset.error = err && err.message ? err.message : String(err);
+    console.error("explore: " + chartEl.dataset.error);
+  }
+
+  function apply(raw, push) {
+    var started = performance.now();
+    var notes = [];
+    var server = raw.server;
+    if (!server || !serverOption(server)) {
+      if (server) {
+        notes.push("Server '" + server + "' has no data here; showing " + defaultServer() + ".");
+      }
+      server = defaultServer();
+    }
+    return loadServer(server).then(function (d) {
+      var s = settle(raw, d, notes);
+      var needCosts = s.metric !== "rqps" && s.metric !== "qps";
+      return (needCosts ? loadCosts(server) : Promise.resolve(null)).then(function (costs) {
+        if (needCosts && (!costs || costs.metrics.indexOf(s.metric) < 0)) {
+          notes.push("No " + metricLabel(s) + " on " + server + "; showing rQPS.");
+          s.metric = "rqps";
+        }
+        showControls(s, d);
+        writeURL(s, push);
+        return render(s, d, costs, notes, started);
+      });
+    }).catch(function (err) {
+      chartEl.dataset.error = err && err.message ? err.message : String(err);
+      note(["The data could not be read: " + chartEl.dataset.error]);
+    });
+  }
+
+  if (typeof vegaEmbed === "undefined") {
+    chartEl.dataset.error = "vega-embed is not loaded";
+    return;
+  }
+  var searchTimer = null;
+  form.addEventListener("change", function (e) {
+    var raw = fromForm();
+    if (e.target.name === "server") {
+      raw = { server: raw.server };
+    } else if (e.target.name === "campaign") {
+      raw = { server: raw.server, campaign: raw.campaign, dbms: raw.dbms, metric: raw.metric, view: raw.view,
+              groups: raw.groups, q: raw.q };
+    } else if (e.target.name === "dbms" || e.target.name === "base") {
+      raw.variants = null;
+    }
+    apply(raw, true);
+  });
+  form.addEventListener("input", function (e) {
+    if (e.target.name !== "q") {
+      return;
+    }
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(function () { apply(fromForm(), false); }, 120);
+  });
+  form.addEventListener("click", function (e) {
+    var which = e.target.dataset && e.target.dataset.select;
+    if (!which) {
+      return;
+    }
+    Array.prototype.forEach.call(form.querySelectorAll('input[name="variants"]'), function (i) {
+      i.checked = which === "all";
+    });
+    apply(fromForm(), true);
+  });
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+  tableBox.addEventListener("toggle", function () {
+    if (tableBox.open) {
+      showTable();
+    }
+  });
+  // Made at the click, before the browser follows the link.
+  csvEl.addEventListener("click", function () {
+    if (shown) {
+      setCsv(shown.s, shown.rows);
+    }
+  });
+  diffForm.addEventListener("change", function () { apply(fromForm(), true); });
+  window.addEventListener("popstate", function () { apply(readURL(), false); });
+  apply(readURL(), false);
+})();
