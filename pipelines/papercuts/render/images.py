@@ -24,7 +24,7 @@ from .embeds import image_stem
 
 PNG_SCALE = 2
 # The Vega-Lite version vl-convert draws with: the newest it bundles in the 6 series (the pages
-# load vega-lite 6.5.0; the specs use nothing newer than 6.4).
+# load vega-lite 6.5.0; tests/test_images.py checks a drawn SVG against its chart's CSV).
 VL_VERSION = "6.4"
 
 
