@@ -13,6 +13,9 @@ from papercuts.paths import PROJECT, Paths
 from papercuts.publish.serve import make_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Chart images are cached by the hash of what they are drawn from (render/images.py): every build
+# of the session shares `make site`'s cache, so a chart is drawn once, not once per test build.
+os.environ.setdefault("PAPERCUTS_IMAGE_CACHE", str(PROJECT / "build" / "images"))
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,14 @@ def status(server: str, href: str) -> int:
         return r.status
 
 
+def site_pages(site) -> list:
+    """Every page with the site's chrome: not the embed pages (the chart alone, for a frame)."""
+    return [p for p in site.public.rglob("index.html") if not p.relative_to(site.public).as_posix().startswith("embed/")
+            or p.parent == site.public / "embed"]
+
+
 def test_every_page_has_the_campaigns_index_in_its_menu(site):
-    pages = [p for p in site.public.rglob("index.html")]
+    pages = site_pages(site)
     assert len(pages) > 20
     for p in pages:
         header = p.read_text().split('<nav aria-label="Site">', 1)[1].split("</nav>", 1)[0]
@@ -77,7 +83,7 @@ def test_an_atom_feed_of_investigations_newest_first_and_a_sitemap(site):
 
 
 def test_every_page_has_a_description_and_og_metadata(site):
-    for p in site.public.rglob("index.html"):
+    for p in site_pages(site):
         head = p.read_text().split("</head>", 1)[0]
         for tag in ('<meta name="description" content="', '<meta property="og:title" content="',
                     '<meta property="og:description" content="'):

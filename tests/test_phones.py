@@ -10,6 +10,8 @@ def pages(site) -> list[str]:
     out = []
     for p in site.public.rglob("index.html"):
         rel = p.parent.relative_to(site.public).as_posix()
+        if rel.startswith("embed/"):  # one per chart: test_browser_embeds.py frames them at phone width
+            continue
         out.append("/" if rel == "." else f"/{rel}/")
     return sorted(out)
 

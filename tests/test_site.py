@@ -10,7 +10,6 @@ import re
 import shutil
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import duckdb
@@ -225,14 +224,3 @@ def test_every_chart_has_a_permalink_to_its_own_anchor(site):
             figures += 1
             assert f'class="permalink" href="{url}#{figure}"' in markup, (index, figure)
     assert figures > 10
-
-
-def test_the_site_refuses_to_be_framed_by_another_origin(server):
-    """Served with netlify.toml's headers, pages may be framed only by the site itself (issue 14:
-    embeds will open /embed/ alone; everything else keeps 'self')."""
-    for url in ("/", "/servers/"):
-        with urllib.request.urlopen(server + url) as response:
-            csp = response.headers["Content-Security-Policy"]
-            assert response.headers["X-Frame-Options"] == "SAMEORIGIN", url
-        ancestors = [d.split()[1:] for d in csp.split(";") if d.split()[:1] == ["frame-ancestors"]]
-        assert ancestors == [["'self'"]], (url, csp)

@@ -21,13 +21,15 @@ from .paths import Paths
 from .problems import Problem, Problems, UserError
 from .publish.hugo import run_hugo
 from .publish.swap import remove, replace_path
+from .render.images import render_images
 from .render.site import render_site
+from .render.snapshots import render_pins
 from .validate.calibration_checks import check_calibrations
 from .validate.checks import check_dataset
 from .validate.frontmatter import check_pages
 from .validate.load import Dataset, load_dataset
 
-STAGES = ("validate", "ingest", "derive", "render", "hugo")
+STAGES = ("validate", "ingest", "derive", "render", "images", "hugo")
 
 
 class Timings(dict):
@@ -35,6 +37,7 @@ class Timings(dict):
     (plain lines: readable in CI logs and on a terminal alike)."""
 
     pages = 0
+    images = None
 
     def __init__(self, say=None) -> None:
         super().__init__()
@@ -147,7 +150,14 @@ def _build(paths: Paths, timings: Timings) -> Problems:
             derive(con)
         with timings.stage("render", "pages, specs, tables and CSVs"):
             timings.pages = render_site(con, ds, paths)
+            if paths.content_root is not None or paths.data == paths.project / "data":
+                # Pins name states of the project's data/ (or of the data given with its pages).
+                timings.pages += render_pins(paths, paths.generated)
         con.close()
+        with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec)"):
+            timings.images = render_images(paths.generated, paths.image_cache)
+        if timings.say:
+            timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
         with timings.stage("hugo", "the pinned Hugo writes the site"):
             run_hugo(paths)
     except BaseException:

@@ -63,6 +63,13 @@ class Paths:
         return self.build / "content"
 
     @property
+    def image_cache(self) -> Path:
+        """Chart images by the hash of what they are drawn from (render/images.py): safe to share
+        between builds, so $PAPERCUTS_IMAGE_CACHE may name one folder for all of them."""
+        shared = os.environ.get("PAPERCUTS_IMAGE_CACHE")
+        return Path(shared).resolve() if shared else self.build / "images"
+
+    @property
     def staging(self) -> Path:
         # Beside public/ (same file system: the swap is a rename), private to this process.
         return self.public.with_name(f".{self.public.name}.staging-{os.getpid()}")

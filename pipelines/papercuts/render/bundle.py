@@ -1,18 +1,30 @@
-"""Write one Hugo page bundle: index.md plus each chart's spec, table and CSV."""
+"""Write one Hugo page bundle: index.md plus each chart's spec, table and CSV, and each chart's
+embed page (render/embeds.py)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from .charts import Chart
+from .embeds import check_unique, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 
 
-def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart]) -> None:
+def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path) -> None:
+    """`root` is the content tree's root: the page's path on the site is `folder` relative to it."""
     folder.mkdir(parents=True, exist_ok=True)
-    # Only the files a page links (spec, CSV) are published; the table is read at build time.
-    meta = {**meta, "build": {"publishResources": False}} if charts else meta
+    url = page_path(folder.relative_to(root).as_posix())
+    if charts:
+        check_unique(url, meta["charts"])
+        # Only the files a page links (spec, CSV) are published; the table is read at build time.
+        meta = {**meta, "build": {"publishResources": False},
+                "charts": [{**d, "embed": embed_url(url, d["id"]), "svg": image_stem(url, d["id"]) + ".svg",
+                            "png": image_stem(url, d["id"]) + ".png"} for d in meta["charts"]]}
     (folder / "index.md").write_text(page(meta, body))
     for c in charts:
         write_json(folder / f"{c.id}.vl.json", c.spec)
         write_json(folder / f"{c.id}.table.json", c.table)
         (folder / f"{c.id}.csv").write_text(c.csv)
+    for d in meta.get("charts") or [] if charts else []:
+        embed = root / d["embed"].strip("/")
+        embed.mkdir(parents=True)
+        (embed / "index.md").write_text(page(embed_meta(url, meta, d), ""))

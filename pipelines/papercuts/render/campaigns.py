@@ -68,6 +68,6 @@ def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Pat
         charts = [make_chart(con, d, f"campaign page {c['id']}") for _, defs in sections for d in defs]
         meta["charts"] = [chart.front_matter() for chart in charts]
         meta["sections"] = [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]
-        write_bundle(folder, meta, "", charts)
+        write_bundle(folder, meta, "", charts, out_root)
     (out_root / "campaigns" / "_index.md").write_text(page({"title": "Campaigns"}, ""))
     return len(campaigns) + 1

@@ -78,5 +78,5 @@ def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Pa
         "compared": compared(con, defs),
         "charts": [c.front_matter() for c in charts],
     }
-    write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts)
+    write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts, out_root)
     return src.stem

@@ -69,7 +69,7 @@ def render_ladders(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
         title = ladder_title(server, dbms, threads)
         meta = {"title": title, "server": {"id": server, "url": server_url(server)}, "dbms": dbms_name(dbms),
                 "threads": threads, "ladders": sections, "charts": [c.front_matter() for c in charts]}
-        write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts)
+        write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts, out_root)
         pages += 1
     (out_root / "ladders" / "_index.md").parent.mkdir(parents=True, exist_ok=True)
     (out_root / "ladders" / "_index.md").write_text(page({"title": "Version ladders"}, ""))

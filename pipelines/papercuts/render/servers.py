@@ -119,4 +119,4 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
         # Headings quote contributed titles: data for the layout, never Markdown.
         "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections],
     }
-    write_bundle(out_root / "servers" / sid, meta, "", charts)
+    write_bundle(out_root / "servers" / sid, meta, "", charts, out_root)

@@ -13,9 +13,11 @@ from ..publish.swap import replace_path
 from .calibration_pages import render_calibration_page
 from .campaigns import render_campaigns
 from .charts import KINDS
+from .embeds import embed_url, image_stem
 from .explore import render_explore
 from .frontmatter import page, split
 from .investigations import render_investigation
+from .jinja import render_template
 from .ladder_pages import render_ladders
 from .servers import render_server
 
@@ -71,8 +73,23 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     (out / "contract" / "index.md").write_text(page({"title": "The data contract"}, body + kinds_section()))
     pages += 1
 
+    (out / "embed").mkdir(exist_ok=True)
+    as_of = fetch_dicts(con, query("data_as_of"))[0]["as_of"] or ""
+    (out / "embed" / "_index.md").write_text(page({"title": "Embed a chart", "as_of": as_of},
+                                                  render_template("embed.md.j2", **embed_example())))
+    pages += 1
+
     replace_path(out, paths.generated)
     return pages
+
+
+def embed_example() -> dict:
+    """The chart the /embed/ page shows as its example (tests check it exists)."""
+    page_url, chart_id = "/investigations/innodb-busy-wait-8030/", "dell32-rqps"
+    return {"example": embed_url(page_url, chart_id), "example_id": chart_id, "example_page": page_url,
+            "example_anchor": f"{page_url}#chart-{chart_id}",
+            "example_png": page_url + image_stem(page_url, chart_id) + ".png",
+            "example_title": "InnoDB rQPS on dell32"}
 
 
 def campaigns_by_server(con: duckdb.DuckDBPyConnection) -> list[dict]:

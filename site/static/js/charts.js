@@ -79,6 +79,12 @@
     });
   }
 
+  // Embed snippets hold absolute URLs for a blog post: a build whose baseURL is "/" writes them
+  // root-relative, and the page's own origin completes them (as text: nothing is parsed as HTML).
+  Array.prototype.forEach.call(document.querySelectorAll("code.snippet"), function (el) {
+    el.textContent = el.textContent.replace(/(src|href)="\/(?!\/)/g, "$1=\"" + window.location.origin + "/");
+  });
+
   var charts = document.querySelectorAll(".vega-chart");
   if (typeof vegaEmbed === "undefined") {
     Array.prototype.forEach.call(charts, function (el) {

@@ -1,0 +1,63 @@
+"""Embed pages: one page per chart at /embed/<page path>/<chart id>/, the chart alone (title,
+source line, link back to its page) for a blog post to frame from any origin.
+
+The embed id is the chart's page path and its front-matter id: `/embed/servers/dell32/rqps-1/`
+for chart `rqps-1` on `/servers/dell32/`. Front-matter ids are unique within a page only (checked
+by `papercuts check` for investigations, and here for every page), and page paths are unique on
+the site, so the pair is unique by construction. A flat `<page-slug>-<chart-id>` would not be:
+both parts may contain '-' (server `a` + chart `b-c` and server `a-b` + chart `c` collide), and
+slugs of different sections may be equal. The image files keep the flat, readable name
+`<page-slug>-<chart-id>.svg` for downloads; their folder makes them unique.
+"""
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from ..problems import UserError
+
+
+def page_path(page_folder: str) -> str:
+    """'servers/dell32' → '/servers/dell32/'."""
+    return "/" + page_folder.strip("/") + "/"
+
+
+def embed_url(page: str, chart_id: str) -> str:
+    return f"/embed{page}{chart_id}/"
+
+
+def image_stem(page: str, chart_id: str) -> str:
+    """The readable file name of a chart's images: `<page slug>-<chart id>`."""
+    return f"{PurePosixPath(page).name or 'home'}-{chart_id}"
+
+
+def source_line(meta: dict) -> str:
+    """Where the page's numbers come from, in one line of plain text (escaped by the layout)."""
+    src = meta.get("source") or {}
+    if not src.get("title"):
+        return ""
+    who = f", {src['author']}" if src.get("author") else ""
+    when = f" ({src['date']})" if src.get("date") else ""
+    return f"Source: {src['title']}{who}{when}"
+
+
+def embed_meta(page: str, meta: dict, chart: dict) -> dict:
+    """Front matter of one embed page; every string is data the layout escapes."""
+    return {
+        "title": chart["title"],
+        "caption": chart.get("caption", ""),
+        "chart": {"id": chart["id"], "rows": chart["rows"],
+                  "spec": page + chart["spec"], "csv": page + chart["csv"],
+                  "svg": page + chart["svg"], "png": page + chart["png"]},
+        "page": {"url": page, "title": str(meta.get("title", "")), "anchor": f"{page}#chart-{chart['id']}"},
+        "source_line": source_line(meta),
+        "source_url": (meta.get("source") or {}).get("url", ""),
+        "sitemap": {"disable": True},
+    }
+
+
+def check_unique(page: str, charts: list[dict]) -> None:
+    seen: set[str] = set()
+    for c in charts:
+        if c["id"] in seen:
+            raise UserError(f"{page}: two charts share the id '{c['id']}': their embed pages would collide")
+        seen.add(c["id"])

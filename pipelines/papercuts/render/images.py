@@ -1,0 +1,118 @@
+"""Static images of every chart, rendered at build time: `<page slug>-<chart id>.svg` and `.png`
+(at twice the size, for high-density screens) beside the chart's spec in its page bundle, drawn by
+vl-convert (Vega and Vega-Lite in an embedded JavaScript runtime: no browser).
+
+Rendering is the slow part of a build (seconds for a tall chart's PNG), so each image is cached
+under the hash of what it is drawn from: the renderer's version, the scale and the spec's bytes.
+An unchanged chart is copied from the cache, never drawn again; the cache folder (build/images/
+by default, or $PAPERCUTS_IMAGE_CACHE) may be shared by any number of builds and checkouts.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..paths import VERBATIM
+from ..problems import UserError
+from .embeds import image_stem
+
+PNG_SCALE = 2
+# The Vega-Lite version vl-convert draws with: the newest it bundles in the 6 series (the pages
+# load vega-lite 6.5.0; tests/test_images.py checks a drawn SVG against its chart's CSV).
+VL_VERSION = "6.4"
+
+
+@dataclass
+class Drawn:
+    rendered: int = 0
+    reused: int = 0
+
+
+def _renderer() -> str:
+    import vl_convert
+
+    return f"vl-convert {vl_convert.__version__} vega {vl_convert.get_vega_version()} vl {VL_VERSION}"
+
+
+def cache_key(spec: bytes, renderer: str) -> str:
+    return hashlib.sha256(f"{renderer}\nscale {PNG_SCALE}\n".encode() + spec).hexdigest()
+
+
+def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
+    """Worker: one spec to SVG and PNG, each written beside its final name and renamed in place."""
+    import vl_convert
+
+    try:
+        svg = vl_convert.vegalite_to_svg(Path(spec_path).read_text(), vl_version=VL_VERSION)
+        png = vl_convert.svg_to_png(svg, scale=PNG_SCALE)
+    except Exception as e:  # the renderer's own message, with the chart it failed on
+        return f"{spec_path}: the image renderer failed: {e}"
+    for data, out in ((svg.encode(), svg_out), (png, png_out)):
+        tmp = f"{out}.tmp-{os.getpid()}"
+        Path(tmp).write_bytes(data)
+        os.replace(tmp, out)
+    return ""
+
+
+def worker() -> None:
+    """A worker process: draw each [spec, svg, png] job read as JSON from standard input; print
+    one line per failure."""
+    for spec, svg, png in json.loads(sys.stdin.read()):
+        error = _draw(spec, svg, png)
+        if error:
+            print(error.replace("\n", " "), flush=True)
+
+
+def specs(content: Path) -> list[Path]:
+    """Every chart spec of the content tree (page bundles; pinned embeds hold theirs too)."""
+    return sorted(p for p in content.rglob("*.vl.json") if VERBATIM not in p.relative_to(content).parts)
+
+
+def image_names(content: Path, spec: Path) -> tuple[Path, Path]:
+    folder = spec.parent
+    page = "/" + folder.relative_to(content).as_posix() + "/"
+    chart_id = spec.name.removesuffix(".vl.json")
+    stem = "chart" if chart_id == "chart" else image_stem(page, chart_id)
+    return folder / f"{stem}.svg", folder / f"{stem}.png"
+
+
+def render_images(content: Path, cache: Path, workers: int | None = None) -> Drawn:
+    """Write the SVG and PNG of every spec under `content`, drawing only what the cache lacks."""
+    cache.mkdir(parents=True, exist_ok=True)
+    renderer = _renderer()
+    todo: dict[str, Path] = {}
+    placed: list[tuple[str, Path, Path]] = []
+    for spec in specs(content):
+        key = cache_key(spec.read_bytes(), renderer)
+        svg, png = image_names(content, spec)
+        placed.append((key, svg, png))
+        if not (cache / f"{key}.png").is_file():
+            todo.setdefault(key, spec)
+    drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo))
+    jobs = [[str(spec), str(cache / f"{key}.svg"), str(cache / f"{key}.png")]
+            for key, spec in sorted(todo.items(), key=lambda kv: str(kv[1]))]
+    n = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    # One worker process per core, each given its share of the charts on standard input: separate
+    # interpreters (vl-convert holds the GIL), started fresh rather than forked from this one.
+    procs = [subprocess.Popen([sys.executable, "-c", "from papercuts.render.images import worker; worker()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for _ in range(n if jobs else 0)]
+    for i, p in enumerate(procs):  # each worker reads all its jobs before it draws (and prints)
+        p.stdin.write(json.dumps(jobs[i::n]))
+        p.stdin.close()
+    errors = [line for p in procs for line in p.stdout.read().splitlines() if line]
+    for p in procs:
+        p.wait()
+    errors += [f"the image renderer exited with status {p.returncode}" for p in procs if p.returncode]
+    if errors:
+        raise UserError(errors[0])
+    for key, svg, png in placed:
+        shutil.copyfile(cache / f"{key}.svg", svg)
+        shutil.copyfile(cache / f"{key}.png", png)
+    return drawn

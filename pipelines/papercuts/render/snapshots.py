@@ -1,0 +1,154 @@
+"""Pinned embeds: a chart as drawn from `data/` as committed on a date, at
+/embed/<page path>/<chart id>@<date>/, so a blog post keeps showing the numbers it quoted when
+later results land.
+
+Pins are listed in content/snapshots.toml:
+
+    [[pin]]
+    embed = "/embed/investigations/innodb-busy-wait-8030/dell32-rqps/"
+    date = 2026-11-22
+
+A pin is not a kept copy: each build takes the newest commit that touched the data folder on or
+before the end of that date (UTC), `git log -1 --before=<date>T23:59:59Z -- <data>`, reads the data
+and pages of that commit with `git archive`, builds that state's content tree with the current
+pipeline, and publishes the one chart's spec and CSV (and its images) beside an embed page that
+says "Pinned: data as of <date>" and names the commit. Anyone can do the same by hand: check out
+that commit and run `papercuts build`. A later commit cannot change what the pin shows, since
+the commit a date names never changes. ('@' is not allowed in a chart id, so a pin never takes a
+chart's name; a sibling folder, since a Hugo page bundle cannot hold another page.)
+"""
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+import tarfile
+import tomllib
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+
+from ..paths import Paths
+from ..problems import UserError
+from .frontmatter import page, split
+
+FILE = "snapshots.toml"
+EMBED = re.compile(r"/embed(/.+/)([A-Za-z0-9][A-Za-z0-9_.-]*)/")
+
+
+@dataclass(frozen=True)
+class Pin:
+    page: str  # '/servers/dell32/'
+    chart: str
+    date: date
+    where: str  # file:line, for errors
+
+
+def read_pins(path: Path, rel: str) -> list[Pin]:
+    if not path.is_file():
+        return []
+    text = path.read_text()
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"{rel}: invalid TOML: {e}") from None
+    pins = []
+    for n, entry in enumerate(doc.get("pin") or [], start=1):
+        embed = str(entry.get("embed", ""))
+        line = next((i for i, t in enumerate(text.splitlines(), 1) if embed and embed in t), 1)
+        where = f"{rel}:{line}"
+        m = EMBED.fullmatch(embed)
+        if not m:
+            raise UserError(f"{where}: pin {n}: embed {embed!r} is not an embed page's address "
+                            "(/embed/<page path>/<chart id>/, as beside each chart)")
+        if not isinstance(entry.get("date"), date):
+            raise UserError(f"{where}: pin {n}: date must be a TOML date, e.g. date = 2026-11-22")
+        pins.append(Pin(m.group(1), m.group(2), entry["date"], where))
+    return pins
+
+
+def _git(repo: Path, *args: str, binary: bool = False):
+    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=not binary)
+    if proc.returncode != 0:
+        err = proc.stderr if not binary else proc.stderr.decode(errors="replace")
+        raise UserError(f"git {' '.join(args[:2])} in {repo}: {err.strip()}")
+    return proc.stdout
+
+
+def data_commit(paths: Paths, pin: Pin) -> tuple[Path, str]:
+    """(repository, commit) holding the data folder as it was at the end of the pin's date."""
+    probe = subprocess.run(["git", "-C", str(paths.data), "rev-parse", "--show-toplevel"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        raise UserError(f"{pin.where}: a pin needs the git history of {paths.rel(paths.data)}, "
+                        "which is not in a git repository")
+    repo = Path(probe.stdout.strip())
+    commit = _git(repo, "log", "-1", "--format=%H", f"--before={pin.date.isoformat()}T23:59:59Z", "--",
+                  paths.data.relative_to(repo).as_posix()).strip()
+    if not commit:
+        raise UserError(f"{pin.where}: no commit of {paths.rel(paths.data)} on or before {pin.date}")
+    return repo, commit
+
+
+def _extract(repo: Path, commit: str, rel: str, dest: Path) -> None:
+    tar = _git(repo, "archive", "--format=tar", commit, rel, binary=True)
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(dest, filter="data")
+
+
+def snapshot_content(paths: Paths, repo: Path, commit: str) -> Path:
+    """The content tree the pipeline renders from the commit's data (and its pages, when the
+    pages are in the same repository), rendered by this build's pipeline."""
+    from ..build import validate
+    from ..derive.models import derive
+    from ..ingest.tables import ingest
+    from .site import render_site
+
+    root = paths.build / "snapshots" / commit
+    shutil.rmtree(root, ignore_errors=True)
+    tree = root / "tree"
+    _extract(repo, commit, paths.data.relative_to(repo).as_posix(), tree)
+    content = paths.content
+    if repo in paths.content.parents:
+        _extract(repo, commit, paths.content.relative_to(repo).as_posix(), tree)
+        content = tree / paths.content.relative_to(repo)
+    snap = Paths(data=tree / paths.data.relative_to(repo), public=root / "public", build=root / "build",
+                 content_root=content)
+    ds, problems = validate(snap)
+    if problems.errors:
+        raise UserError(f"the data of commit {commit[:12]} does not pass today's checks", problems.sorted())
+    con = duckdb.connect()
+    try:
+        ingest(ds, con)
+        derive(con)
+        render_site(con, ds, snap)
+    finally:
+        con.close()
+    return snap.generated
+
+
+def render_pins(paths: Paths, out: Path) -> int:
+    """Write each pinned embed into the content tree `out`; returns how many."""
+    pins = read_pins(paths.content / FILE, paths.rel(paths.content / FILE))
+    rendered: dict[str, Path] = {}
+    for pin in pins:
+        repo, commit = data_commit(paths, pin)
+        if commit not in rendered:
+            rendered[commit] = snapshot_content(paths, repo, commit)
+        then = rendered[commit]
+        live = then / "embed" / pin.page.strip("/") / pin.chart / "index.md"
+        if not live.is_file():
+            raise UserError(f"{pin.where}: chart {pin.chart!r} of {pin.page} did not exist in the data "
+                            f"as of {pin.date} (commit {commit[:12]})")
+        meta, _ = split(live.read_text(), str(live))
+        folder = out / "embed" / pin.page.strip("/") / f"{pin.chart}@{pin.date.isoformat()}"
+        folder.mkdir(parents=True)
+        for ext in ("vl.json", "csv"):
+            shutil.copyfile(then / pin.page.strip("/") / f"{pin.chart}.{ext}", folder / f"chart.{ext}")
+        meta.update({"pinned": True, "as_of": pin.date.isoformat(), "commit": commit,
+                     "build": {"publishResources": False}})
+        (folder / "index.md").write_text(page(meta, ""))
+    return len(pins)

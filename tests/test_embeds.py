@@ -1,0 +1,43 @@
+"""Every chart has an embed page that draws the same spec, and the HTML to embed it (issue 14)."""
+from __future__ import annotations
+
+import html
+import re
+
+
+def figures(site):
+    """(page URL, chart id, spec URL, figure markup) of every chart on every page but the embeds."""
+    for index in sorted(site.public.rglob("index.html")):
+        rel = index.parent.relative_to(site.public).as_posix()
+        if rel == "embed" or rel.startswith("embed/"):
+            continue
+        url = "/" if rel == "." else f"/{rel}/"
+        for cid, body in re.findall(r'<figure class="chart" id="chart-([^"]+)".*?>(.*?)</figure>',
+                                    index.read_text(), re.S):
+            spec = re.search(r'data-spec-url="([^"]+)"', body)[1]
+            yield url, cid, spec, body
+
+
+def test_every_chart_has_an_embed_page_drawing_the_same_spec_and_linking_back(site):
+    seen = set()
+    for url, cid, spec, body in figures(site):
+        embed = f"/embed{url}{cid}/"
+        assert f'class="embed-link" href="{embed}"' in body, (url, cid)
+        snippet = html.unescape(re.search(r'<code class="snippet" data-snippet="iframe">(.*?)</code>', body, re.S)[1])
+        assert snippet.startswith(f'<iframe src="{embed}" title="'), snippet
+        page = (site.public / embed.strip("/") / "index.html").read_text()
+        assert f'data-spec-url="{spec}"' in page and f'data-chart-id="{cid}"' in page
+        assert f'class="back" href="{url}#chart-{cid}"' in page
+        assert "<nav" not in page  # the chart alone: no site menu
+        seen.add(embed)
+    pages = {"/" + p.parent.relative_to(site.public).as_posix() + "/"
+             for p in (site.public / "embed").rglob("index.html")
+             if p.parent != site.public / "embed" and "@" not in p.parent.name}  # pinned ones: test_snapshots.py
+    assert len(seen) > 200 and seen == pages  # one embed page per chart, no more
+
+
+def test_the_embed_page_tells_a_blog_author_how_with_an_example_that_exists(site):
+    text = html.unescape(re.sub(r"<[^>]+>", "", (site.public / "embed" / "index.html").read_text()))
+    example = "/embed/investigations/innodb-busy-wait-8030/dell32-rqps/"
+    assert f'<iframe src="https://<this site>{example}"' in text
+    assert (site.public / example.strip("/") / "index.html").is_file()

@@ -1,0 +1,94 @@
+"""Static images of every chart, drawn at build time and cached by the hash of the spec (issue 14)."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import shutil
+import struct
+
+import pytest
+
+from datadir import write_data
+from papercuts.build import Timings, build
+from papercuts.paths import PROJECT, Paths
+
+PAGE = "investigations/innodb-busy-wait-8030"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_svg_of_a_chart_holds_one_bar_per_row_with_its_values(site):
+    svg = (site.public / PAGE / "innodb-busy-wait-8030-dell32-rqps.svg").read_text()
+    bars = re.findall(r'<path aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="bar"', svg)
+    drawn = sorted((re.search(r"microbenchmark: ([^;]+);", b)[1], re.search(r"variant: ([^;]+);", b)[1],
+                    float(re.search(r"; rQPS: ([^;]+);", b)[1])) for b in bars)
+    rows = list(csv.DictReader(io.StringIO((site.public / PAGE / "dell32-rqps.csv").read_text())))
+    assert len(bars) == len(rows) == 119
+    assert drawn == sorted((r["microbenchmark"], r["variant"], float(r["rqps"])) for r in rows)
+    assert ("update-index_range=100", "my8040_rel_o2nofp_norndfast.z11a_spin5_c32r128", 0.71) in drawn
+    assert "<script" not in svg
+
+
+def test_every_chart_has_its_svg_and_a_png_at_twice_its_size(site):
+    charts = 0
+    for index in sorted(site.public.rglob("index.html")):
+        folder = index.parent
+        for svg_url, png_url in re.findall(r'class="image-svg" href="([^"]+)" download>SVG</a>\s*'
+                                           r'· <a class="image-png" href="([^"]+)" download>PNG</a>',
+                                           index.read_text()):
+            svg = (site.public / svg_url.lstrip("/")).read_text()
+            width, height = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())
+            assert png_size((site.public / png_url.lstrip("/")).read_bytes()) == (round(2 * width), round(2 * height))
+            assert svg_url.startswith(f"/{folder.relative_to(site.public).as_posix()}/{folder.name}-")
+            charts += 1
+    assert charts > 200
+
+
+def test_a_page_with_charts_shares_its_first_chart_as_og_image_and_shows_images_without_javascript(site):
+    markup = (site.public / PAGE / "index.html").read_text()
+    assert f'<meta property="og:image" content="/{PAGE}/innodb-busy-wait-8030-dell32-rqps.png">' in markup
+    noscript = re.findall(r'<noscript><img class="chart-image" src="([^"]+)" alt="[^"]+"></noscript>', markup)
+    assert noscript and all((site.public / u.lstrip("/")).is_file() for u in noscript)
+    assert len(noscript) == markup.count('<figure class="chart"')
+
+
+def test_an_unchanged_chart_is_not_drawn_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERCUTS_IMAGE_CACHE", str(tmp_path / "cache"))
+    data = write_data(tmp_path / "data")
+    content = tmp_path / "content"  # the home page alone: no investigation needs the shipped data
+    (content / "investigations").mkdir(parents=True)
+    shutil.copyfile(PROJECT / "content" / "_index.md", content / "_index.md")
+    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public", content=content)
+
+    def images():
+        t = Timings()
+        build(paths, t)
+        return t.images, {p.name: p.read_bytes() for p in paths.public.rglob("*-*.svg")}
+
+    first, svgs = images()
+    assert first.rendered > 0 and svgs
+    again, same = images()
+    assert (again.rendered, again.reused) == (0, first.rendered + first.reused) and same == svgs
+    results = data / "campaigns" / "2026-01-02-test" / "results.csv"
+    text = results.read_text()
+    results.write_text(text.replace("my8040,cfg,update-index,100,1,100", "my8040,cfg,update-index,100,1,200"))
+    changed, after = images()
+    assert changed.rendered == first.rendered  # the one chart's spec changed: drawn again
+    assert after.keys() == svgs.keys() and all(after[n] != svgs[n] for n in svgs)
+
+
+@pytest.mark.browser
+def test_a_reader_without_javascript_sees_the_chart_images(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + f"/{PAGE}/")
+    images = page.locator("noscript img.chart-image, img.chart-image")
+    page.wait_for_load_state("load")
+    loaded = page.evaluate("[...document.images].filter(i => i.classList.contains('chart-image'))"
+                           ".map(i => i.complete && i.naturalWidth > 0)")
+    assert loaded and all(loaded) and images.count() == len(loaded)
+    context.close()

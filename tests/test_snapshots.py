@@ -1,0 +1,94 @@
+"""Pinned embeds: a chart as drawn from data/ as committed on a date, rebuilt from git history
+on every build; later results leave it byte for byte as it was (issue 14)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from datadir import write_data
+from papercuts.build import build
+from papercuts.paths import PROJECT, Paths
+from papercuts.problems import UserError
+from papercuts.render.snapshots import read_pins
+
+CHART = "heatmap-2026-01-02-test-1-my8028-cfg"  # the campaign's rQPS heatmap on /servers/box/
+LIVE = f"embed/servers/box/{CHART}"
+PINNED = f"{LIVE}@2026-01-05"
+MORE = {
+    "campaigns/2026-01-09-more/campaign.toml": (
+        'title = "later results"\nsource = "src"\ncontributor = "tests"\ndate = 2026-01-09\nsysbench = "1.1.0"\n'),
+    "campaigns/2026-01-09-more/results.csv": (
+        "server,build,config,microbenchmark,range,threads,qps\n"
+        "box,my8028,cfg,point-query,100,1,1100\nbox,my8040,cfg,point-query,100,1,700\n"),
+}
+
+
+def git(repo, *args, when="2026-01-05T12:00:00Z"):
+    env = {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "PATH": "/usr/bin:/bin"}
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                          check=True, capture_output=True, text=True, env=env).stdout.strip()
+
+
+def files(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def repo(tmp_path):
+    repo = tmp_path / "repo"
+    write_data(repo / "data")
+    (repo / "content" / "investigations").mkdir(parents=True)
+    (repo / "content" / "investigations" / ".keep").write_text("")
+    shutil.copyfile(PROJECT / "content" / "_index.md", repo / "content" / "_index.md")
+    (repo / "content" / "snapshots.toml").write_text(f'[[pin]]\nembed = "/{LIVE}/"\ndate = 2026-01-05\n')
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "first results")
+    return repo
+
+
+def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_follows(repo, tmp_path):
+    paths = Paths.make(data=repo / "data", build=tmp_path / "build", out=tmp_path / "public",
+                       content=repo / "content")
+    build(paths)
+    pinned, live = files(paths.public / PINNED), files(paths.public / LIVE)
+    first = git(repo, "rev-parse", "HEAD")
+    assert {"index.html", "chart.vl.json", "chart.csv", "chart.svg"} <= pinned.keys()
+    page = pinned["index.html"].decode()
+    assert f"Pinned: data as of 2026-01-05 (commit {first[:12]})" in page
+    assert 'data-spec-url="/embed/servers/box/' + CHART + '@2026-01-05/chart.vl.json"' in page
+    assert "Data as of 2026-01-02" in live["index.html"].decode()
+
+    spec = (paths.public / "servers" / "box" / f"{CHART}.vl.json").read_bytes()
+    assert pinned["chart.vl.json"] == spec  # pinned today: the same numbers as the live chart
+
+    # A results file lands days later, and a rerun corrects a number of the pinned chart.
+    write_data(repo / "data", MORE)
+    results = repo / "data" / "campaigns" / "2026-01-02-test" / "results.csv"
+    text = results.read_text()
+    results.write_text(text.replace("my8040,cfg,update-index,100,1,100", "my8040,cfg,update-index,100,1,200"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "later results", when="2026-01-10T09:00:00Z")
+    build(paths)
+    assert files(paths.public / PINNED) == pinned
+    after = files(paths.public / LIVE)["index.html"].decode()
+    assert after != live["index.html"].decode() and "Data as of 2026-01-09" in after
+    assert (paths.public / "servers" / "box" / f"{CHART}.vl.json").read_bytes() != spec  # the live chart moved
+
+
+def test_a_pin_before_any_data_is_refused_at_its_line(repo, tmp_path):
+    (repo / "content" / "snapshots.toml").write_text(f'# pins\n[[pin]]\nembed = "/{LIVE}/"\ndate = 2025-12-01\n')
+    paths = Paths.make(data=repo / "data", build=tmp_path / "build", out=tmp_path / "public",
+                       content=repo / "content")
+    with pytest.raises(UserError, match=r"snapshots.toml:3: no commit of .*data on or before 2025-12-01"):
+        build(paths)
+
+
+def test_the_example_pin_in_content_snapshots_toml_is_a_valid_pin(tmp_path):
+    text = (PROJECT / "content" / "snapshots.toml").read_text().split("For example:", 1)[1]
+    example = tmp_path / "snapshots.toml"
+    example.write_text("\n".join(line.removeprefix("#").strip() for line in text.splitlines()))
+    [pin] = read_pins(example, "snapshots.toml")
+    assert (pin.page, pin.chart) == ("/investigations/innodb-busy-wait-8030/", "dell32-rqps")
