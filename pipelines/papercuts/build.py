@@ -16,6 +16,7 @@ from pathlib import Path
 import duckdb
 
 from .derive.models import derive
+from .fingerprint import forget, inputs_digest, remember, unchanged
 from .ingest.tables import ingest
 from .paths import Paths
 from .problems import Problem, Problems, UserError
@@ -54,6 +55,8 @@ class Timings(dict):
             self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name} done in {self[name]:.2f} s")
 
     def summary(self) -> str:
+        if not self:
+            return "nothing changed: the last build's site is kept"
         total = sum(self.values())
         return "  ".join(f"{s} {self[s]:.2f} s" for s in STAGES if s in self) + f"  total {total:.2f} s"
 
@@ -109,7 +112,18 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
     check_places(paths)
     try:
         with site_lock(paths):
-            return _build(paths, Timings() if timings is None else timings)
+            timings = Timings() if timings is None else timings
+            digest = inputs_digest(paths)
+            if (same := unchanged(paths, digest)) is not None:
+                problems, timings.pages = same
+                if timings.say:
+                    timings.say(f"nothing changed since the last build (inputs sha256 {digest[:12]}): "
+                                f"{paths.rel(paths.public)} is already this build's site")
+                return problems
+            forget(paths)
+            problems = _build(paths, timings)
+            remember(paths, digest, problems, timings.pages)
+            return problems
     except OSError as e:  # a read-only or full disk, a vanished folder: the user's to fix
         raise _disk_error(e.filename or paths.rel(paths.public), e.strerror or str(e)) from None
     except duckdb.Error as e:  # DuckDB reports the same disk failures as its own errors

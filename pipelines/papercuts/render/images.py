@@ -1,5 +1,5 @@
 """Static images of every chart, rendered at build time: `<page slug>-<chart id>.svg` and `.png`
-(at twice the size, for high-density screens) beside the chart's spec in its page bundle, drawn by
+(at twice the size, for high-density screens, up to PNG_MAX_PIXELS) beside the chart's spec in its page bundle, drawn by
 vl-convert (Vega and Vega-Lite in an embedded JavaScript runtime: no browser).
 
 Rendering is the slow part of a build (seconds for a tall chart's PNG), so each image is cached
@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,10 @@ from ..problems import UserError
 from .embeds import image_stem
 
 PNG_SCALE = 2
+# A PNG at most this many pixels: a tall chart (a cost chart of 40 microbenchmarks × 10 builds is
+# ~900 × 6,000 px) is drawn below 2× so its PNG stays near 1 MB, not 11; its SVG is always whole.
+PNG_MAX_PIXELS = 2_500_000
+_SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"')
 # The Vega-Lite version vl-convert draws with: the newest it bundles in the 6 series (the pages
 # load vega-lite 6.5.0; tests/test_images.py checks a drawn SVG against its chart's CSV).
 VL_VERSION = "6.4"
@@ -41,7 +46,16 @@ def _renderer() -> str:
 
 
 def cache_key(spec: bytes, renderer: str) -> str:
-    return hashlib.sha256(f"{renderer}\nscale {PNG_SCALE}\n".encode() + spec).hexdigest()
+    return hashlib.sha256(f"{renderer}\nscale {PNG_SCALE} max {PNG_MAX_PIXELS}\n".encode() + spec).hexdigest()
+
+
+def png_scale(svg: str) -> float:
+    """2× for high-density screens, less where that would pass PNG_MAX_PIXELS."""
+    m = _SIZE.search(svg)
+    if not m:
+        return PNG_SCALE
+    pixels = float(m.group(1)) * float(m.group(2))
+    return min(PNG_SCALE, (PNG_MAX_PIXELS / pixels) ** 0.5) if pixels else PNG_SCALE
 
 
 def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
@@ -50,7 +64,7 @@ def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
 
     try:
         svg = vl_convert.vegalite_to_svg(Path(spec_path).read_text(), vl_version=VL_VERSION)
-        png = vl_convert.svg_to_png(svg, scale=PNG_SCALE)
+        png = vl_convert.svg_to_png(svg, scale=png_scale(svg))
     except Exception as e:  # the renderer's own message, with the chart it failed on
         return f"{spec_path}: the image renderer failed: {e}"
     for data, out in ((svg.encode(), svg_out), (png, png_out)):

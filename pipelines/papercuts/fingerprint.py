@@ -1,0 +1,64 @@
+"""What a build is made of, as one hash, so that a build of unchanged inputs does nothing.
+
+The inputs are every file the pipeline reads: the data folder, the hand-written pages, the
+layouts, the Hugo site (config, CSS, scripts, vendored bundles) and Papercuts' own code and SQL,
+and, when a chart is pinned to a date, the commit the repository is at (a pin reads the git
+history of data/). The same inputs give the same site byte for byte (the build is deterministic),
+so when they hash as the last successful build's did, that site is already the answer.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+from .paths import Paths
+from .problems import Problem, Problems
+
+RECORD = "last-build.json"
+
+
+def inputs_digest(paths: Paths) -> str:
+    h = hashlib.sha256()
+    roots = {"data": paths.data, "content": paths.content, "layouts": paths.project / "layouts",
+             "site": paths.site, "code": Path(__file__).parent}
+    for label, root in roots.items():
+        for p in sorted(root.rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts:
+                h.update(f"{label}/{p.relative_to(root).as_posix()}\0{p.stat().st_size}\0".encode())
+                h.update(p.read_bytes())
+    h.update(f"public {paths.public}\0".encode())
+    pins = paths.content / "snapshots.toml"
+    if pins.is_file() and "[[pin]]" in pins.read_text(encoding="utf-8", errors="replace"):
+        head = subprocess.run(["git", "-C", str(paths.project), "rev-parse", "HEAD"], capture_output=True, text=True)
+        h.update(f"git {head.stdout.strip()}\0".encode())
+    return h.hexdigest()
+
+
+def unchanged(paths: Paths, digest: str) -> tuple[Problems, int] | None:
+    """The last build's warnings and page count when it was made of these very inputs."""
+    record = paths.build / RECORD
+    if not record.is_file() or not paths.public.is_dir():
+        return None
+    try:
+        last = json.loads(record.read_text())
+    except ValueError:
+        return None
+    if last.get("digest") != digest:
+        return None
+    problems = Problems()
+    problems.items = [Problem(**p) for p in last["problems"]]
+    return problems, last["pages"]
+
+
+def remember(paths: Paths, digest: str, problems: Problems, pages: int) -> None:
+    record = paths.build / RECORD
+    tmp = record.with_name(RECORD + ".tmp")
+    tmp.write_text(json.dumps({"digest": digest, "pages": pages,
+                               "problems": [p.__dict__ for p in problems.sorted()]}, sort_keys=True))
+    tmp.replace(record)
+
+
+def forget(paths: Paths) -> None:
+    (paths.build / RECORD).unlink(missing_ok=True)
