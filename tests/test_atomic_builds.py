@@ -56,6 +56,8 @@ def test_an_interrupted_build_keeps_the_old_site(built, monkeypatch):
         raise KeyboardInterrupt  # as if Ctrl-C or a signal arrived while rendering
 
     monkeypatch.setattr(build_module, "render_site", killed)
+    page = paths.content / "investigations" / "myrocks-2x-less-slow.md"
+    page.write_text(page.read_text() + "\n")  # an input changed, so the build runs (and is killed)
     with pytest.raises(KeyboardInterrupt):
         build(paths)
     assert digest(paths.public) == before

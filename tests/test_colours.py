@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 
 import duckdb
@@ -83,3 +84,18 @@ def test_table_cells_are_readable_and_say_direction(page, server):
     assert min(page.evaluate(CONTRAST_JS, pairs)) >= 4.5
     kinds = set(cells.evaluate_all("els => els.map(e => e.className)"))
     assert {"num lt1 s3", "num lt1 s1"} <= kinds  # 0.56 and 0.95 look different
+
+
+def test_a_server_has_one_colour_on_every_page(site):
+    """Every chart that colours by server gives each server the same colour, on every page."""
+    seen: dict[str, set[str]] = {}
+    for path in site.generated.rglob("*.vl.json"):
+        spec = json.loads(path.read_text())
+        for layer in spec.get("layer", []):
+            color = layer.get("encoding", {}).get("color", {})
+            if color.get("title") == "server" and "scale" in color:
+                for name, colour in zip(color["scale"]["domain"], color["scale"]["range"], strict=True):
+                    seen.setdefault(name, set()).add(colour)
+    assert len(seen) >= 2  # the calibration pages compare servers
+    assert all(len(c) == 1 for c in seen.values()), seen
+    assert len({next(iter(c)) for c in seen.values()}) == len(seen)  # and two servers never share one

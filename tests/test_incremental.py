@@ -41,3 +41,9 @@ def test_unchanged_inputs_keep_the_site_and_any_change_rebuilds_it(data_copy, tm
     results.write_text(original)
     build(paths)
     assert tree(paths.public) == clean
+    # An output changed behind the build's back (a page edited by hand) is rebuilt, not kept.
+    page = paths.public / "index.html"
+    page.write_text(page.read_text() + "<!-- edited -->")
+    t = Timings()
+    build(paths, t)
+    assert "render" in t and tree(paths.public) == clean

@@ -4,7 +4,8 @@ The inputs are every file the pipeline reads: the data folder, the hand-written 
 layouts, the Hugo site (config, CSS, scripts, vendored bundles) and Papercuts' own code and SQL,
 and, when a chart is pinned to a date, the commit the repository is at (a pin reads the git
 history of data/). The same inputs give the same site byte for byte (the build is deterministic),
-so when they hash as the last successful build's did, that site is already the answer.
+so when they hash as the last successful build's did, and the site and database it left are
+untouched, that site is already the answer.
 """
 from __future__ import annotations
 
@@ -36,16 +37,28 @@ def inputs_digest(paths: Paths) -> str:
     return h.hexdigest()
 
 
+def outputs_digest(paths: Paths) -> str:
+    """What the last build left, as names, sizes and modification times (a stat, no reading): the
+    site and the database. A file changed or removed since, by hand or by a crash, is seen."""
+    h = hashlib.sha256()
+    for p in [paths.db, *sorted(paths.public.rglob("*"))]:
+        if p.is_file():
+            st = p.stat()
+            h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()
+
+
 def unchanged(paths: Paths, digest: str) -> tuple[Problems, int] | None:
-    """The last build's warnings and page count when it was made of these very inputs."""
+    """The last build's warnings and page count when it was made of these very inputs and left
+    its outputs as they are."""
     record = paths.build / RECORD
-    if not record.is_file() or not paths.public.is_dir():
+    if not record.is_file() or not paths.public.is_dir() or not paths.db.is_file():
         return None
     try:
         last = json.loads(record.read_text())
     except ValueError:
         return None
-    if last.get("digest") != digest:
+    if last.get("digest") != digest or last.get("outputs") != outputs_digest(paths):
         return None
     problems = Problems()
     problems.items = [Problem(**p) for p in last["problems"]]
@@ -55,7 +68,7 @@ def unchanged(paths: Paths, digest: str) -> tuple[Problems, int] | None:
 def remember(paths: Paths, digest: str, problems: Problems, pages: int) -> None:
     record = paths.build / RECORD
     tmp = record.with_name(RECORD + ".tmp")
-    tmp.write_text(json.dumps({"digest": digest, "pages": pages,
+    tmp.write_text(json.dumps({"digest": digest, "pages": pages, "outputs": outputs_digest(paths),
                                "problems": [p.__dict__ for p in problems.sorted()]}, sort_keys=True))
     tmp.replace(record)
 

@@ -85,7 +85,9 @@ def ut_delay(con, d, where):
             for w, s in lines]
     table = tables.table([("server", False), ("series", False)] + [(f"X = {x}", True) for x in delays]
                          + [("µs per unit (fit ± se)", True)], body)
-    spec = specs.ut_delay(d["title"], rows, _unique(r["who"] for r in rows), _unique(r["series"] for r in rows))
+    every_server = [r["id"] for r in fetch_dicts(con, query("servers"))]
+    spec = specs.ut_delay(d["title"], rows, _unique(r["who"] for r in rows), _unique(r["series"] for r in rows),
+                          every_server)
     return Drawn(rows, spec, table, UT_DELAY_COLUMNS)
 
 

@@ -5,6 +5,7 @@ As in specs.py, the inline data is named "table" and holds exactly the chart's C
 from __future__ import annotations
 
 from ..contract import FLAGS
+from .colours import server_colours
 from .specs import _base
 
 
@@ -22,12 +23,16 @@ def _spread(y: str, lo: str, hi: str, extra: dict) -> dict:
             "encoding": {**extra, y: {"field": lo, "type": "quantitative"}, f"{y}2": {"field": hi}}}
 
 
-def ut_delay(title: str, rows: list[dict], whos: list[str], series: list[str]) -> dict:
-    """µs per ut_delay(X) call against X: a line per server (colour) and series (dash)."""
+def ut_delay(title: str, rows: list[dict], whos: list[str], series: list[str], servers: list[str]) -> dict:
+    """µs per ut_delay(X) call against X: a line per server (colour, the server's own across the
+    site) and series (dash); one server's series differ by colour, dash and point shape, so a line
+    drawn over another (8.0.28 under 8.0.40 on dell32) still shows."""
     spec = _base(title, rows, "Wall-clock time of one ut_delay(X) call against X.")
     by = "who" if len(whos) > 1 else "series"
     order = whos if by == "who" else series
     color = {"field": by, "type": "nominal", "sort": order, "title": "server" if by == "who" else "series"}
+    if by == "who":
+        color["scale"] = server_colours(whos, servers)
     x = {"field": "delay", "type": "quantitative", "title": "delay X (ut_delay argument)",
          "axis": {"values": sorted({r["delay"] for r in rows}), "format": "d"}}
     tooltip = [{"field": "who", "title": "server"}, {"field": "series"}, {"field": "delay", "title": "X"},
@@ -36,8 +41,10 @@ def ut_delay(title: str, rows: list[dict], whos: list[str], series: list[str]) -
                {"field": "us_per_unit", "title": "fit: µs per unit", "format": ".3f"}]
     line = {"x": x, "y": {"field": "us_per_call", "type": "quantitative", "title": "µs per call"},
             "color": color, "opacity": _faded(), "tooltip": tooltip}
-    if by == "who" and len(series) > 1:
+    if len(series) > 1:
         line["strokeDash"] = {"field": "series", "type": "nominal", "sort": series, "title": "series"}
+    if by == "series" and len(series) > 1:
+        line["shape"] = {"field": "series", "type": "nominal", "sort": series, "title": "series"}
     spec["width"], spec["height"] = 560, 300
     spec["layer"] = [{"params": [_pick(by)], "mark": {"type": "line", "point": True}, "encoding": line}]
     if any(r["min_us"] is not None for r in rows):

@@ -80,3 +80,18 @@ def ratio_class(value: float | None, band: float = NOISE) -> str:
     strength = abs(math.log2(value))
     level = "s1" if strength < 0.15 else "s2" if strength < 0.5 else "s3"
     return f"{'lt1' if value < 1 else 'gt1'} {level}"
+
+
+# One colour per server, the same on every page: its place among every server id (sorted), in a
+# categorical palette (Tableau 10). A chart of two servers does not recolour them by its own order.
+SERVER_PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6",
+                  "#9d755d", "#bab0ac"]
+
+
+def server_colours(names: list[str], every_server: list[str]) -> dict:
+    """A Vega-Lite scale for a colour by server: each shown name keeps its site-wide colour (a name
+    that is not a server id, such as a calibration folder, takes the next free colour)."""
+    order = sorted(every_server)
+    picked = [SERVER_PALETTE[order.index(n) % len(SERVER_PALETTE)] if n in order else None for n in names]
+    spare = iter(c for c in SERVER_PALETTE * 2 if c not in picked)
+    return {"domain": list(names), "range": [c or next(spare) for c in picked]}
