@@ -32,7 +32,7 @@ def inputs_digest(paths: Paths) -> str:
     h.update(f"public {paths.public}\0".encode())
     pins = paths.content / "snapshots.toml"
     if pins.is_file() and "[[pin]]" in pins.read_text(encoding="utf-8", errors="replace"):
-        head = subprocess.run(["git", "-C", str(paths.project), "rev-parse", "HEAD"], capture_output=True, text=True)
+        head = subprocess.run(["git", "-C", str(paths.data), "rev-parse", "HEAD"], capture_output=True, text=True)
         h.update(f"git {head.stdout.strip()}\0".encode())
     return h.hexdigest()
 
