@@ -94,3 +94,21 @@ def test_a_reader_without_javascript_sees_the_chart_images(browser, server):
                            ".map(i => i.complete && i.naturalWidth > 0)")
     assert loaded and all(loaded) and images.count() == len(loaded)
     context.close()
+
+
+def test_a_build_without_images_draws_none_and_offers_no_image_links(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERCUTS_IMAGES", "0")
+    data = write_data(tmp_path / "data")
+    content = tmp_path / "content"
+    (content / "investigations").mkdir(parents=True)
+    shutil.copyfile(PROJECT / "content" / "_index.md", content / "_index.md")
+    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public", content=content)
+    t = Timings()
+    build(paths, t)
+    assert "images" not in t and t.images is None
+    assert not list(paths.public.rglob("*.png")) and not [p for p in paths.public.rglob("*.svg")
+                                                          if p.name != "favicon.svg"]
+    pages = [p.read_text() for p in paths.public.rglob("index.html")]
+    charts = sum(p.count('<figure class="chart"') for p in pages)
+    assert charts > 0  # the charts are there, their images are not offered
+    assert not any("image-png" in p or "image-svg" in p or "chart-image" in p for p in pages)

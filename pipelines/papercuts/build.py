@@ -22,6 +22,7 @@ from .paths import Paths
 from .problems import Problem, Problems, UserError
 from .publish.hugo import run_hugo
 from .publish.swap import remove, replace_path
+from .render.images import enabled as images_enabled
 from .render.images import render_images
 from .render.site import render_site
 from .render.snapshots import render_pins
@@ -168,9 +169,12 @@ def _build(paths: Paths, timings: Timings) -> Problems:
                 # Pins name states of the project's data/ (or of the data given with its pages).
                 timings.pages += render_pins(paths, paths.generated)
         con.close()
-        with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec)"):
-            timings.images = render_images(paths.generated, paths.image_cache)
-        if timings.say:
+        if images_enabled():
+            with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec)"):
+                timings.images = render_images(paths.generated, paths.image_cache)
+        elif timings.say:
+            timings.say("    images: not drawn (PAPERCUTS_IMAGES=0, --no-images)")
+        if timings.say and timings.images:
             timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
         with timings.stage("hugo", "the pinned Hugo writes the site"):
             run_hugo(paths)

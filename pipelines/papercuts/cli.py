@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .calibrate import cli as calibrate_cli
@@ -29,6 +30,8 @@ def cmd_build(args) -> int:
     from .build import Timings, build
 
     paths = _paths(args)
+    if args.no_images:
+        os.environ["PAPERCUTS_IMAGES"] = "0"
     timings = Timings(say=lambda line: print(line, file=sys.stderr, flush=True))
     problems = build(paths, timings)
     for p in problems.sorted():
@@ -98,6 +101,8 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="validate, load DuckDB, derive, render and run Hugo")
     b.add_argument("--data", help="data directory (default: data/)")
     b.add_argument("--out", help="publish directory (default: public/)")
+    b.add_argument("--no-images", action="store_true",
+                   help="skip the SVG/PNG images of the charts (a quick look; the published site has them)")
     b.set_defaults(func=cmd_build)
     s = sub.add_parser("serve", help="serve the built site with the production headers")
     s.add_argument("--out", help="publish directory (default: public/)")

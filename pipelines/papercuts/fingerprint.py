@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def inputs_digest(paths: Paths) -> str:
             if p.is_file() and "__pycache__" not in p.parts:
                 h.update(f"{label}/{p.relative_to(root).as_posix()}\0{p.stat().st_size}\0".encode())
                 h.update(p.read_bytes())
-    h.update(f"public {paths.public}\0".encode())
+    h.update(f"public {paths.public}\0images {os.environ.get('PAPERCUTS_IMAGES', '1')}\0".encode())
     pins = paths.content / "snapshots.toml"
     if pins.is_file() and "[[pin]]" in pins.read_text(encoding="utf-8", errors="replace"):
         head = subprocess.run(["git", "-C", str(paths.data), "rev-parse", "HEAD"], capture_output=True, text=True)

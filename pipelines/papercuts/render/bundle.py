@@ -7,6 +7,7 @@ from pathlib import Path
 from .charts import Chart
 from .embeds import check_unique, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
+from .images import enabled as images_enabled
 
 
 def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path) -> None:
@@ -17,8 +18,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
         check_unique(url, meta["charts"])
         # Only the files a page links (spec, CSV) are published; the table is read at build time.
         meta = {**meta, "build": {"publishResources": False},
-                "charts": [{**d, "embed": embed_url(url, d["id"]), "svg": image_stem(url, d["id"]) + ".svg",
-                            "png": image_stem(url, d["id"]) + ".png"} for d in meta["charts"]]}
+                "charts": [{**d, "embed": embed_url(url, d["id"]), **_images(url, d["id"])} for d in meta["charts"]]}
     (folder / "index.md").write_text(page(meta, body))
     for c in charts:
         write_json(folder / f"{c.id}.vl.json", c.spec)
@@ -28,3 +28,11 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
         embed = root / d["embed"].strip("/")
         embed.mkdir(parents=True)
         (embed / "index.md").write_text(page(embed_meta(url, meta, d), ""))
+
+
+def _images(url: str, chart_id: str) -> dict:
+    """The names of the chart's SVG and PNG (empty when the build draws none)."""
+    if not images_enabled():
+        return {"svg": "", "png": ""}
+    stem = image_stem(url, chart_id)
+    return {"svg": stem + ".svg", "png": stem + ".png"}

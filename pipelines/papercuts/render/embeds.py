@@ -47,7 +47,7 @@ def embed_meta(page: str, meta: dict, chart: dict) -> dict:
         "caption": chart.get("caption", ""),
         "chart": {"id": chart["id"], "rows": chart["rows"],
                   "spec": page + chart["spec"], "csv": page + chart["csv"],
-                  "svg": page + chart["svg"], "png": page + chart["png"]},
+                  **{k: page + chart[k] if chart[k] else "" for k in ("svg", "png")}},
         "page": {"url": page, "title": str(meta.get("title", "")), "anchor": f"{page}#chart-{chart['id']}"},
         "source_line": source_line(meta),
         "source_url": (meta.get("source") or {}).get("url", ""),

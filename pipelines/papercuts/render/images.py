@@ -33,6 +33,13 @@ _SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"')
 VL_VERSION = "6.4"
 
 
+def enabled() -> bool:
+    """Images are drawn unless PAPERCUTS_IMAGES=0 (`papercuts build --no-images`): a quick look
+    at a site, or a benchmark of the other stages on SYNTHETIC data, skips the slowest stage;
+    pages then offer no image links. The published site is built with them."""
+    return os.environ.get("PAPERCUTS_IMAGES", "1") != "0"
+
+
 @dataclass
 class Drawn:
     rendered: int = 0
