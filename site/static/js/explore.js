@@ -707,7 +707,19 @@
 
   /* ---------- controls ---------- */
 
+  // Controls are rebuilt only when their choices change (a new server, campaign or base); a redraw
+  // otherwise just sets their values.
+  function signature(items) {
+    return items.map(function (it) { return it.value + "\u0001" + it.text; }).join("\u0002");
+  }
+
   function fillSelect(sel, items, value) {
+    var sig = signature(items);
+    if (sel.dataset.sig === sig) {
+      sel.value = value;
+      return;
+    }
+    sel.dataset.sig = sig;
     sel.textContent = "";
     items.forEach(function (it) {
       var o = document.createElement("option");
@@ -720,6 +732,14 @@
 
   function fillChecks(name, items, checked) {
     var box = form.querySelector('fieldset[data-name="' + name + '"]');
+    var sig = signature(items);
+    if (box.dataset.sig === sig) {
+      Array.prototype.forEach.call(box.querySelectorAll("input"), function (i) {
+        i.checked = checked.indexOf(i.value) >= 0;
+      });
+      return;
+    }
+    box.dataset.sig = sig;
     Array.prototype.slice.call(box.querySelectorAll("label")).forEach(function (l) { l.remove(); });
     items.forEach(function (it) {
       var l = document.createElement("label");
