@@ -56,7 +56,7 @@ def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server,
     assert near != by_value[0.56]  # 0.95 is not as red as 0.56
     # Muted exactly where the CSV's value lies within its row's noise band, and that band is the
     # one the campaign's ladders measured: 2·√2·σ (σ: their median per-point noise in log units).
-    href = heatmap.locator("p.downloads a[download]").get_attribute("href")
+    href = heatmap.locator("p.downloads a[download]:not([class])").get_attribute("href")
     rows = list(csv.DictReader(io.StringIO(page.request.get(server + href).text())))
     sigma = duckdb.connect(str(site.db), read_only=True).execute(
         "SELECT median(noise) FROM ladders WHERE campaign = '2024-10-23-busy-wait-dell32' AND threads = 24"

@@ -181,7 +181,7 @@ def test_explore_this_opens_each_comparison_chart_with_its_own_rows(page, server
         for i in range(min(links.count(), 2)):
             link = links.nth(i)
             figure = link.locator("xpath=ancestor::figure")
-            csv_href = figure.locator("p.downloads a[download]").get_attribute("href")
+            csv_href = figure.locator("p.downloads a[download]:not([class])").get_attribute("href")
             chart_rows = list(csv.DictReader(io.StringIO(page.request.get(server + csv_href).text())))
             href = link.get_attribute("href")
             explorer = page.context.new_page()
@@ -203,7 +203,8 @@ def test_explore_this_on_a_cost_chart_opens_the_same_cost_ratios(page, server):
     link = page.locator('figure[data-kind="op-costs"] a.explore-link').first
     href = link.get_attribute("href")
     assert "metric=cpu_per_op" in href
-    csv_href = link.locator("xpath=ancestor::figure").locator("p.downloads a[download]").get_attribute("href")
+    figure = link.locator("xpath=ancestor::figure")
+    csv_href = figure.locator("p.downloads a[download]:not([class])").get_attribute("href")
     chart = [r for r in csv.DictReader(io.StringIO(page.request.get(server + csv_href).text()))
              if r["metric"] == "cpu_per_op"]
     open_explorer(page, server + href)

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 import duckdb
 
+from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import (
     calibration_charts,
@@ -35,11 +36,13 @@ class Chart:
     csv: str
     rows: int
     explore: str = ""
+    source: dict | None = None  # the chart's campaign's source, which its embed page cites
 
     def front_matter(self) -> dict:
         return {"id": self.id, "kind": self.kind, "title": self.title, "caption": self.caption,
                 "spec": f"{self.id}.vl.json", "table": f"{self.id}.table.json",
-                "csv": f"{self.id}.csv", "rows": self.rows, "explore": self.explore}
+                "csv": f"{self.id}.csv", "rows": self.rows, "explore": self.explore,
+                **({"source": self.source} if self.source else {})}
 
 
 def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
@@ -51,7 +54,17 @@ def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
             raise UserError(f"{where}: chart '{d.get('id', '?')}' needs '{key}'")
     drawn = kind.draw(con, d, f"{where}: chart '{d['id']}'")
     return Chart(d["id"], kind.name, d["title"], d.get("caption", ""), drawn.spec, drawn.table,
-                 tables.to_csv(drawn.rows, drawn.columns), len(drawn.rows), explore_url(drawn.explore))
+                 tables.to_csv(drawn.rows, drawn.columns), len(drawn.rows), explore_url(drawn.explore),
+                 _campaign_source(con, d.get("campaign")))
+
+
+def _campaign_source(con, campaign) -> dict | None:
+    """The source of the campaign a chart draws (a chart of one campaign cites it, wherever the
+    chart is shown: a server page's own source is the hardware's)."""
+    if not campaign:
+        return None
+    rows = fetch_dicts(con, query("campaign_source"), {"campaign": str(campaign)})
+    return {k: (v or "") for k, v in rows[0].items()} if rows else None
 
 
 def explore_url(params: dict | None) -> str:

@@ -49,8 +49,9 @@ def embed_meta(page: str, meta: dict, chart: dict) -> dict:
                   "spec": page + chart["spec"], "csv": page + chart["csv"],
                   **{k: page + chart[k] if chart[k] else "" for k in ("svg", "png")}},
         "page": {"url": page, "title": str(meta.get("title", "")), "anchor": f"{page}#chart-{chart['id']}"},
-        "source_line": source_line(meta),
-        "source_url": (meta.get("source") or {}).get("url", ""),
+        # a chart of one campaign cites that campaign's source; others, the page's
+        "source_line": source_line({"source": chart.get("source") or meta.get("source")}),
+        "source_url": (chart.get("source") or meta.get("source") or {}).get("url", ""),
         "sitemap": {"disable": True},
     }
 

@@ -41,11 +41,10 @@ def _picked(field: str = "variant") -> dict:
 
 def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict, band_field: str | None = None) -> list[dict]:
     """Bars of a ratio per microbenchmark (a bar per variant) drawn from 1.0, and the 1.0 rule.
-    With band_field, a bar within its row's noise band is drawn faint (muted)."""
-    opacity = _picked()
-    if band_field:
-        opacity = {"condition": [{"test": colours.within_noise_test(x["field"], band_field), "value": 0.3},
-                                 {"param": "pick", "value": 1}], "value": 0.15}
+    With band_field, a bar within its row's noise band is filled faint (fillOpacity: muted), and a
+    legend click still fades the other variants (opacity)."""
+    fill_opacity = ({"condition": {"test": colours.within_noise_test(x["field"], band_field), "value": 0.25},
+                     "value": 1} if band_field else {"value": 1})
     return [
         {
             "params": [LEGEND_PICK],
@@ -57,7 +56,8 @@ def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict, band_fie
                 "x2": {"datum": 1},
                 "color": {"field": "variant", "type": "nominal", "sort": variants,
                           "title": "variant", "scale": {"scheme": "tableau10"}},
-                "opacity": opacity,
+                "opacity": _picked(),
+                "fillOpacity": fill_opacity,
                 "tooltip": tooltip,
             },
         },
