@@ -41,3 +41,13 @@ def test_the_embed_page_tells_a_blog_author_how_with_an_example_that_exists(site
     example = "/embed/investigations/innodb-busy-wait-8030/dell32-rqps/"
     assert f'<iframe src="https://<this site>{example}"' in text
     assert (site.public / example.strip("/") / "index.html").is_file()
+
+
+def test_an_embedded_chart_cites_its_campaigns_source_not_its_pages(site):
+    """A server page's own source describes the hardware; a chart of a campaign shown there cites
+    the campaign's source (here the mytools archive it was imported from)."""
+    folder = site.public / "embed" / "servers" / "pn53"
+    (embed,) = [p for p in folder.iterdir() if p.name.startswith("heatmap-2025-08-21-pn53-mysql-5-6-to-9-4-")]
+    source = html.unescape(re.search(r'class="embed-source">(.*?)</p>', (embed / "index.html").read_text(), re.S)[1])
+    assert "bench/arc/aug25.sb.mem.in.1u.50m.600s.900s.pn53" in source
+    assert "busy-wait" not in source  # the source the pn53 server row names
