@@ -1,6 +1,7 @@
 """A small, valid data folder written from strings, for tests that change one thing in it."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import duckdb
@@ -63,3 +64,13 @@ def database(data: Path) -> duckdb.DuckDBPyConnection:
     ingest(ds, con)
     derive(con)
     return con
+
+
+def tree_digest(root: Path) -> str:
+    """One hash of a folder's files: their paths and bytes (a build that changed nothing, or left
+    nothing half-written, keeps it)."""
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()

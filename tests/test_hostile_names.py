@@ -105,12 +105,19 @@ def test_csv_keeps_names_as_text(hostile_site):
     assert names == set(HOSTILE)
 
 
+def watch(page) -> tuple[list[str], list[str]]:
+    """The dialogs a page opens (dismissed) and its script errors, filled as they happen."""
+    dialogs: list[str] = []
+    errors: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return dialogs, errors
+
+
 @pytest.mark.browser
 def test_hostile_names_render_as_text_and_nothing_runs(hostile_site, page):
     _, server = hostile_site
-    dialogs, errors = [], []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    dialogs, errors = watch(page)
     page.goto(server + "/servers/evil/")
     page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')]"
                            ".every(el => el.dataset.rendered === 'true' || el.dataset.error)")
@@ -144,9 +151,7 @@ def test_hostile_names_render_as_text_and_nothing_runs(hostile_site, page):
 @pytest.mark.browser
 def test_the_explorer_keeps_hostile_names_and_parameters_as_text(hostile_site, page):
     _, server = hostile_site
-    dialogs, errors = [], []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    dialogs, errors = watch(page)
     evil = "%3Cimg%20src%3Dx%20onerror%3Dalert(7)%3E"
     page.goto(server + f"/explore/?server=evil&view=table&dbms={evil}&base={evil}&v={evil}")
     page.wait_for_function("() => document.getElementById('explore-chart').dataset.rendered")

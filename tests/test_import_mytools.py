@@ -5,7 +5,6 @@ see each campaign's source row); every expected number is read from those files 
 """
 from __future__ import annotations
 
-import hashlib
 import re
 import shutil
 import tomllib
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from datadir import FILES, database, write_data
+from datadir import tree_digest as digest
 from papercuts.build import validate
 from papercuts.importer import import_mytools
 from papercuts.parsers.mytools import parse_build_name
@@ -36,14 +36,6 @@ def data(tmp_path) -> Path:
     with open(root / "sources.csv", "a") as f:
         f.write(FILES["sources.csv"].splitlines()[1] + ",,,\n")
     return root
-
-
-def digest(root: Path) -> str:
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.is_file():
-            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()
 
 
 def run(src: Path, data: Path, **kw):

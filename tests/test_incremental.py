@@ -2,19 +2,9 @@
 and the site is byte for byte what a clean build of the same inputs writes."""
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
+from datadir import tree_digest as tree
 from papercuts.build import Timings, build
 from papercuts.paths import Paths
-
-
-def tree(root: Path) -> str:
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.is_file():
-            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()
 
 
 def test_unchanged_inputs_keep_the_site_and_any_change_rebuilds_it(data_copy, tmp_path):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import statistics
 import threading
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from .publish.serve import make_server
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # as the browser tests choose it
 LOADS, CHANGES = 5, 8
 
 
@@ -29,7 +30,7 @@ def explorer_bench(sites: dict[str, tuple[Path, str]]) -> None:
           f"{LOADS} loads and {CHANGES} base changes; goals: 1.5 s, 150 ms, 300 KB)")
     print(f"{'data':<26}{'rows':>8}{'gzip KB':>9}{'interactive s':>15}{'redraw ms':>11}{'rows drawn':>12}")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else None,
+        browser = p.chromium.launch(executable_path=None if CHROMIUM == "playwright" else CHROMIUM,
                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
         for label, (public, server) in sites.items():
             data = public / "explore" / f"{server}.json"

@@ -16,7 +16,6 @@ import json
 import math
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ import duckdb
 from .build import STAGES
 from .paths import PROJECT
 from .publish.hugo import hugo_binary
+from .synthetic import append_rows, build_row, new_campaign, server_row, shipped_with_synthetic_source
 
 THREADS = (1, 4, 16, 32, 64)
 TESTS = 40
@@ -39,28 +39,16 @@ def shape(scale: int) -> tuple[int, int]:
 
 
 def write_scale(dest: Path, scale: int) -> tuple[Path, int]:
-    """The shipped data plus SYNTHETIC servers, builds, tests and campaigns; returns the rows added."""
+    """The shipped data plus SYNTHETIC servers, builds, tests and campaigns; returns the rows added
+    (the shipped rows stay in, uncounted: the site's pages are written for them)."""
     servers, builds = shape(scale)
-    # The shipped data stays in (the site's pages are written for it); its rows are not counted.
-    shutil.copytree(PROJECT / "data", dest)
+    shipped_with_synthetic_source(dest)
     rnd = random.Random(20261124)
-    with open(dest / "sources.csv", "a", newline="") as f:
-        csv.writer(f, lineterminator="\n").writerow(
-            ["synthetic", "SYNTHETIC benchmark data (never published)", "papercuts bench", "", "", "", ""])
-    with open(dest / "microbenchmarks.csv", "a", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        for t in range(TESTS):
-            w.writerow([f"syn-test-{t:02d}", ("point", "range", "write")[t % 3], "", "queries/s",
-                        "SYNTHETIC microbenchmark", "synthetic"])
-    with open(dest / "builds.csv", "a", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        for b in range(builds):
-            w.writerow([f"synb{b:03d}", "mysql", "innodb", f"8.{b // 10}.{b % 10}", "", "", "", "synthetic",
-                        "synthetic"])
-    with open(dest / "servers.csv", "a", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        for s in range(servers):
-            w.writerow([f"syns{s:03d}", "", "SYNTHETIC CPU", 1, 16, "off", 64, "", "", "synthetic", "synthetic"])
+    append_rows(dest / "microbenchmarks.csv",
+                [[f"syn-test-{t:02d}", ("point", "range", "write")[t % 3], "", "queries/s",
+                  "SYNTHETIC microbenchmark", "synthetic"] for t in range(TESTS)])
+    append_rows(dest / "builds.csv", [build_row(f"synb{b:03d}", f"8.{b // 10}.{b % 10}") for b in range(builds)])
+    append_rows(dest / "servers.csv", [server_row(f"syns{s:03d}") for s in range(servers)])
     rows = 0
     for s in range(servers):
         rows += _campaign(dest, f"2026-01-01-synthetic-{s:03d}", f"syns{s:03d}", range(builds), rnd)
@@ -68,11 +56,7 @@ def write_scale(dest: Path, scale: int) -> tuple[Path, int]:
 
 
 def _campaign(data: Path, campaign: str, server: str, builds, rnd: random.Random) -> int:
-    folder = data / "campaigns" / campaign
-    folder.mkdir()
-    (folder / "campaign.toml").write_text(
-        'title = "SYNTHETIC"\nsource = "synthetic"\ncontributor = "papercuts bench"\n'
-        f'date = {campaign[:10]}\nsysbench = "none"\nnotes = "synthetic benchmark data"\n')
+    folder = new_campaign(data, campaign)
     rows = 0
     with open(folder / "results.csv", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")

@@ -15,29 +15,52 @@ VERSIONS = ["5.6.51", "5.7.44", "8.0.28", "8.0.32", "8.0.40", "8.4.3", "9.1.0", 
 THREADS = [1, 8, 24]
 
 
+def shipped_with_synthetic_source(dest: Path) -> None:
+    """The shipped data/ copied to dest (the site's pages are written for it), plus the source row
+    every SYNTHETIC catalog row and campaign names."""
+    shutil.copytree(PROJECT / "data", dest)
+    append_rows(dest / "sources.csv",
+                [["synthetic", "SYNTHETIC benchmark data (never published)", "papercuts bench", "", "", "", ""]])
+
+
+def append_rows(path: Path, rows) -> None:
+    with open(path, "a", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+
+
+def build_row(build: str, version: str) -> list:
+    return [build, "mysql", "innodb", version, "", "", "", "synthetic", "synthetic"]
+
+
+def server_row(server: str) -> list:
+    return [server, "", "SYNTHETIC CPU", 1, 16, "off", 64, "", "", "synthetic", "synthetic"]
+
+
+def new_campaign(data: Path, campaign: str) -> Path:
+    """An empty SYNTHETIC campaign folder (its date from its id) with its campaign.toml."""
+    folder = data / "campaigns" / campaign
+    folder.mkdir()
+    (folder / "campaign.toml").write_text(
+        'title = "SYNTHETIC"\nsource = "synthetic"\ncontributor = "papercuts bench"\n'
+        f'date = {campaign[:10]}\nsysbench = "none"\nnotes = "synthetic benchmark data"\n')
+    return folder
+
+
+def shipped_tests() -> list[str]:
+    """The shipped microbenchmarks of the point, range and write groups."""
+    with open(PROJECT / "data" / "microbenchmarks.csv") as f:
+        return [r["name"] for r in csv.DictReader(f) if r["group"] != "other"]
+
+
 def write_synthetic(dest: Path, servers: int) -> Path:
     """Copy the shipped catalogs and add `servers` servers, each with one campaign."""
-    shutil.copytree(PROJECT / "data", dest)
+    shipped_with_synthetic_source(dest)
     rnd = random.Random(20261122)
-    with open(PROJECT / "data" / "microbenchmarks.csv") as f:
-        tests = [r["name"] for r in csv.DictReader(f) if r["group"] != "other"]
-    with open(dest / "sources.csv", "a", newline="") as f:
-        csv.writer(f, lineterminator="\n").writerow(
-            ["synthetic", "SYNTHETIC benchmark data (never published)", "papercuts bench", "", "", "", ""])
-    with open(dest / "builds.csv", "a", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        for v in VERSIONS:
-            w.writerow([f"syn{v.replace('.', '')}", "mysql", "innodb", v, "", "", "", "synthetic", "synthetic"])
-    with open(dest / "servers.csv", "a", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        for s in range(servers):
-            w.writerow([f"syn{s:04d}", "", "SYNTHETIC CPU", 1, 16, "off", 64, "", "", "synthetic", "synthetic"])
+    tests = shipped_tests()
+    append_rows(dest / "builds.csv", [build_row(f"syn{v.replace('.', '')}", v) for v in VERSIONS])
+    append_rows(dest / "servers.csv", [server_row(f"syn{s:04d}") for s in range(servers)])
     for s in range(servers):
-        camp = dest / "campaigns" / f"2026-01-01-synthetic-{s:04d}"
-        camp.mkdir()
-        (camp / "campaign.toml").write_text(
-            'title = "SYNTHETIC"\nsource = "synthetic"\ncontributor = "papercuts bench"\n'
-            'date = 2026-01-01\nsysbench = "none"\nnotes = "synthetic benchmark data"\n')
+        camp = new_campaign(dest, f"2026-01-01-synthetic-{s:04d}")
         with open(camp / "results.csv", "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(["server", "build", "config", "microbenchmark", "range", "threads", "qps"])
@@ -54,27 +77,14 @@ def write_synthetic(dest: Path, servers: int) -> Path:
 def write_explorer_synthetic(dest: Path, campaigns: int = 11, builds: int = 30) -> Path:
     """The shipped data plus one SYNTHETIC server shaped like the largest real one ×10: `campaigns`
     campaigns of `builds` builds × every microbenchmark × 3 thread counts, with per-op costs."""
-    shutil.copytree(PROJECT / "data", dest)
+    shipped_with_synthetic_source(dest)
     rnd = random.Random(20261124)
-    with open(PROJECT / "data" / "microbenchmarks.csv") as f:
-        tests = [r["name"] for r in csv.DictReader(f) if r["group"] != "other"]
-    with open(dest / "sources.csv", "a", newline="") as f:
-        csv.writer(f, lineterminator="\n").writerow(
-            ["synthetic", "SYNTHETIC benchmark data (never published)", "papercuts bench", "", "", "", ""])
+    tests = shipped_tests()
     versions = [f"8.0.{n}" for n in range(1, builds + 1)]
-    with open(dest / "builds.csv", "a", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        for v in versions:
-            w.writerow([f"synx{v.replace('.', '')}", "mysql", "innodb", v, "", "", "", "synthetic", "synthetic"])
-    with open(dest / "servers.csv", "a", newline="") as f:
-        csv.writer(f, lineterminator="\n").writerow(
-            ["synx10", "", "SYNTHETIC CPU", 1, 16, "off", 64, "", "", "synthetic", "synthetic"])
+    append_rows(dest / "builds.csv", [build_row(f"synx{v.replace('.', '')}", v) for v in versions])
+    append_rows(dest / "servers.csv", [server_row("synx10")])
     for c in range(campaigns):
-        camp = dest / "campaigns" / f"2026-02-{c + 1:02d}-synthetic-explorer"
-        camp.mkdir()
-        (camp / "campaign.toml").write_text(
-            'title = "SYNTHETIC"\nsource = "synthetic"\ncontributor = "papercuts bench"\n'
-            f'date = 2026-02-{c + 1:02d}\nsysbench = "none"\nnotes = "synthetic benchmark data"\n')
+        camp = new_campaign(dest, f"2026-02-{c + 1:02d}-synthetic-explorer")
         with open(camp / "results.csv", "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(["server", "build", "config", "microbenchmark", "range", "threads", "qps",

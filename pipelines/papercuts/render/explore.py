@@ -71,7 +71,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
     published = _columns(con.execute(query("explore_published"), p))
     costs = _columns(con.execute(query("explore_costs"), p))
     changes = _columns(con.execute(query("explore_changes"), p))
-    noise = _columns(con.execute(query("explore_noise"), p))
+    noise = _columns(con.execute(query("ladder_noise"), p))
     catalog = {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
 
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
@@ -114,7 +114,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
                     "group": changes["group"], "before": _index(changes["before"], v_at),
                     "after": _index(changes["after"], v_at), "change": changes["change"],
                     "pvalue": changes["pvalue"]},
-        "mycnf": _mycnf(con, server, data_variants=variants, campaigns=campaigns, v_at=v_at, c_at=c_at),
+        "mycnf": _mycnf(con, server, variants, v_at, c_at),
     }
     metrics = sorted(set(costs["metric"]), key=list(OP_COSTS).index)
     m_at = {m: i for i, m in enumerate(metrics)}
@@ -126,7 +126,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
     return data, cost_data
 
 
-def _mycnf(con, server: str, *, data_variants: dict, campaigns: dict, v_at: dict, c_at: dict) -> list[dict]:
+def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict) -> list[dict]:
     """The my.cnf file of each variant where its campaign ships one: a file whose name holds the
     config id, and the build's version when several do (mytools names them my.cnf.c<config>_<version>).
     A variant with no such file, or with several left, gets none: never a guess."""

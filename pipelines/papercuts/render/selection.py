@@ -66,8 +66,8 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
 
 def noise_by_threads(con, campaign: str, server: str) -> dict[int, float]:
     """threads -> the per-point noise σ (log units) its ladders measured (none: no ladder)."""
-    return {t: sigma for _, _, t, sigma, _ in con.execute(query("rqps_noise"), {"campaign": campaign,
-                                                                               "server": server}).fetchall()}
+    rows = con.execute(query("ladder_noise"), {"server": server}).fetchall()
+    return {t: sigma for c, t, sigma in rows if c == campaign}
 
 
 def threads_label(n: int) -> str:

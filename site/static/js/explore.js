@@ -97,7 +97,9 @@
       d.campaigns[q.campaign[a]].variantSet.add(q.variant[a]);
       d.campaigns[q.campaign[a]].threadSet.add(q.threads[a]);
     }
+    d.pubPairs = new Set();  // campaign|base|variant of every published ratio
     for (var b = 0; b < p.rqps.length; b++) {
+      d.pubPairs.add(p.campaign[b] + "|" + p.base[b] + "|" + p.variant[b]);
       var c = d.campaigns[p.campaign[b]];
       c.variantSet.add(p.variant[b]);
       c.variantSet.add(p.base[b]);
@@ -232,7 +234,7 @@
       if (camp.measured) {
         return true;
       }
-      return publishedPairExists(d, c, baseIdx, v);
+      return d.pubPairs.has(c + "|" + baseIdx + "|" + v);
     });
     s.comparable = comparable;
     var defaultVariants = comparable.filter(function (v) {
@@ -300,16 +302,6 @@
       notes.push("A variant to diff is not on this server; pick it again below.");
     }
     return s;
-  }
-
-  function publishedPairExists(d, c, base, v) {
-    var p = d.published;
-    for (var i = 0; i < p.rqps.length; i++) {
-      if (p.campaign[i] === c && p.base[i] === base && p.variant[i] === v) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /* ---------- numbers ---------- */
