@@ -103,3 +103,25 @@ def test_long_pages_have_a_table_of_contents_whose_links_land_on_headings(site):
 def test_a_campaign_page_shows_its_comparison_against_its_base(site):
     page = html(site, "/campaigns/2024-10-23-busy-wait-dell32/")
     assert 'data-kind="rqps-heatmap"' in page and "relative to my8028_rel_o2nofp.z11a_c32r128" in page
+
+
+def test_every_post_the_site_cites_is_a_link_to_its_public_address(site):
+    """Blog posts are public: each cited one is a link (issue 15.5), on every page that cites it."""
+    import csv
+    import html as htmllib
+
+    from papercuts.paths import PROJECT
+
+    with open(PROJECT / "data" / "sources.csv", newline="", encoding="utf-8") as f:
+        posts = [r for r in csv.DictReader(f) if "blog" in r["publication"].lower()]
+    assert len(posts) >= 4
+    cited = 0
+    for row in posts:
+        assert row["url"].startswith("https://"), row["id"]
+        title = htmllib.escape(row["title"], quote=False)
+        for page in site.public.rglob("index.html"):
+            text = page.read_text()
+            if f"<cite>{title}</cite>" in text:
+                cited += 1
+                assert f'<a href="{row["url"]}"><cite>{title}</cite></a>' in text, (row["id"], page)
+    assert cited >= 4
