@@ -99,3 +99,42 @@ def test_a_server_has_one_colour_on_every_page(site):
     assert len(seen) >= 2  # the calibration pages compare servers
     assert all(len(c) == 1 for c in seen.values()), seen
     assert len({next(iter(c)) for c in seen.values()}) == len(seen)  # and two servers never share one
+
+
+def _variant_scales(node):
+    """Every colour-by-variant channel's scale in a spec (layers, facets and nested specs)."""
+    if isinstance(node, dict):
+        color = (node.get("encoding") or {}).get("color")
+        if isinstance(color, dict) and color.get("field") == "variant":
+            yield color.get("scale") or {}
+        for v in node.values():
+            yield from _variant_scales(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _variant_scales(v)
+
+
+def test_a_build_has_one_colour_on_every_page_and_none_repeats_within_a_chart(site):
+    """A variant (build.config) keeps its colour from page to page (issue 15.1), and a chart never
+    gives two variants the same colour unless their campaign has more variants than the palette
+    (10) has colours."""
+    from papercuts.db import query
+
+    con = duckdb.connect(str(site.db), read_only=True)
+    crowded = {v for v, n in con.execute(
+        "SELECT variant, max(n) FROM (SELECT variant, count(*) OVER (PARTITION BY campaign) AS n FROM ("
+        + query("variant_groups").rstrip().rstrip(";") + ")) GROUP BY variant").fetchall() if n > 10}
+    seen: dict[str, set[str]] = {}
+    charts = repeats = 0
+    for path in site.generated.rglob("*.vl.json"):
+        for scale in _variant_scales(json.loads(path.read_text())):
+            charts += 1
+            assert "domain" in scale and "range" in scale, path  # no chart left to the default scheme
+            pairs = list(zip(scale["domain"], scale["range"], strict=True))
+            if len({c for _, c in pairs}) < len(pairs):
+                repeats += 1
+                assert len(pairs) > 10 or {n for n, _ in pairs} & crowded, (path, pairs)
+            for name, colour in pairs:
+                seen.setdefault(name, set()).add(colour)
+    assert charts >= 20 and len(seen) >= 30 and repeats < charts / 2
+    assert all(len(c) == 1 for c in seen.values()), {n: c for n, c in seen.items() if len(c) > 1}

@@ -3,6 +3,7 @@ its kind from the registry (registry.py says how to add one)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlencode
 
 import duckdb
@@ -11,6 +12,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import (
     calibration_charts,
+    colours,
     comparison_charts,
     cost_charts,
     ladder_charts,
@@ -53,9 +55,18 @@ def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
         if not d.get(key):
             raise UserError(f"{where}: chart '{d.get('id', '?')}' needs '{key}'")
     drawn = kind.draw(con, d, f"{where}: chart '{d['id']}'")
-    return Chart(d["id"], kind.name, d["title"], d.get("caption", ""), drawn.spec, drawn.table,
+    spec = colours.with_variant_colours(drawn.spec, variant_colours(con))
+    return Chart(d["id"], kind.name, d["title"], d.get("caption", ""), spec, drawn.table,
                  tables.to_csv(drawn.rows, drawn.columns), len(drawn.rows), explore_url(drawn.explore),
                  _campaign_source(con, d.get("campaign")))
+
+
+@lru_cache(maxsize=1)  # once per build's connection: every chart of the site uses the same colours
+def variant_colours(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    groups: dict[str, list[str]] = {}
+    for campaign, variant in con.execute(query("variant_groups")).fetchall():
+        groups.setdefault(campaign, []).append(variant)
+    return colours.variant_colours(list(groups.items()))
 
 
 def _campaign_source(con, campaign) -> dict | None:

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 DOMAIN = (0.5, 2.0)
 NOISE = 0.03  # stated threshold: changes under 3 % are shown as within noise
@@ -95,3 +96,53 @@ def server_colours(names: list[str], every_server: list[str]) -> dict:
     picked = [SERVER_PALETTE[order.index(n) % len(SERVER_PALETTE)] if n in order else None for n in names]
     spare = iter(c for c in SERVER_PALETTE * 2 if c not in picked)
     return {"domain": list(names), "range": [c or next(spare) for c in picked]}
+
+
+# One colour per variant (build.config), the same on every page. Variants that share a campaign
+# (and so may share a chart) get different colours where the palette allows: a greedy colouring of
+# "appear in the same campaign", campaigns oldest first, so adding a newer campaign does not
+# recolour older ones. The palette is the server palette (Tableau 10). A campaign of at most 10
+# variants never repeats a colour (tests/test_colours.py checks the shipped data); one of more
+# must repeat some, and repeats are spread evenly there.
+def variant_colours(groups: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """{variant: colour} from (campaign, variants in order) pairs, in campaign order."""
+    small: dict[str, set[str]] = {}  # neighbours in campaigns the palette can keep apart
+    large: dict[str, set[str]] = {}  # in larger ones, where repeats are spread as thin as they go
+    for _, variants in groups:
+        into = small if len(variants) <= len(SERVER_PALETTE) else large
+        for v in variants:
+            small.setdefault(v, set())
+            large.setdefault(v, set())
+            into[v] |= set(variants) - {v}
+    colour: dict[str, int] = {}
+    for v in small:  # first-seen order: campaigns oldest first
+        must = Counter(colour[n] for n in small[v] if n in colour)
+        may = Counter(colour[n] for n in large[v] if n in colour)
+        colour[v] = min(range(len(SERVER_PALETTE)), key=lambda k: (must[k], may[k], k))
+    return {v: SERVER_PALETTE[k] for v, k in colour.items()}
+
+
+def with_variant_colours(spec: dict, registry: dict[str, str]) -> dict:
+    """The spec with every colour-by-variant channel given the site-wide colours of its variants
+    (its sort order, or the order of its rows); a variant the registry does not know, such as a
+    profile's label, takes a colour no other variant of the chart has."""
+    rows = (spec.get("data") or {}).get("values") or []
+
+    def walk(node):
+        if isinstance(node, dict):
+            enc = node.get("encoding") or {}
+            color = enc.get("color")
+            if isinstance(color, dict) and color.get("field") == "variant":
+                names = color.get("sort") if isinstance(color.get("sort"), list) else \
+                    list(dict.fromkeys(r["variant"] for r in rows if "variant" in r))
+                picked = [registry.get(n) for n in names]
+                spare = iter(c for c in SERVER_PALETTE * 3 if c not in picked)
+                color["scale"] = {"domain": list(names), "range": [c or next(spare) for c in picked]}
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(spec)
+    return spec
