@@ -226,3 +226,28 @@ def test_the_explorer_mutes_the_same_cells_as_the_site(page, server):
     assert said in page.locator("#explore-caption").inner_text()
     muted = page.locator("#explore-chart g.mark-rect.role-mark path[fill='#e6e6e6']").count()
     assert f"grey: {muted} of" in said
+
+
+@pytest.mark.browser
+def test_a_variant_has_the_same_colour_in_the_explorer_as_on_the_site(page, server, site):
+    """The bars the explorer draws for a variant are filled with the colour every chart of the site
+    gives that variant (issue 15.1)."""
+    from test_colours import _variant_scales
+
+    site_colour: dict[str, str] = {}
+    for path in site.generated.rglob("*.vl.json"):
+        for scale in _variant_scales(json.loads(path.read_text())):
+            site_colour.update(zip(scale["domain"], scale["range"], strict=True))
+    url = (f"{server}/explore/?server=pn53&campaign={PN53}&threads=1&base={BASE}&v={','.join(VARIANTS)}"
+           "&groups=write")
+    assert open_explorer(page, url) == []
+    fills: dict[str, set[str]] = {}
+    for label, fill in page.eval_on_selector_all(
+            "#explore-chart .mark-rect path[aria-label]",
+            "els => els.map(e => [e.getAttribute('aria-label'), e.getAttribute('fill')])"):
+        variant = re.search(r"variant: ([^;]+)", label).group(1)
+        fills.setdefault(variant, set()).add(fill.lower())
+    assert set(fills) == set(VARIANTS)
+    for v in VARIANTS:
+        assert fills[v] == {site_colour[v].lower()}, (v, fills[v], site_colour[v])
+    assert fills[VARIANTS[0]] != fills[VARIANTS[1]]

@@ -21,6 +21,7 @@ from ..contract import OP_COSTS, dbms_name
 from ..db import query
 from ..paths import campaign_url, server_url
 from . import colours
+from .charts import variant_colours
 from .frontmatter import page, write_json
 from .selection import label, natural
 from .specs import GROUP_ORDER
@@ -76,6 +77,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
 
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
     v_at = {v: i for i, v in enumerate(variants["variant"])}
+    colour_of = variant_colours(con)  # the variant's colour on every other page
     named = {(n, r) for cols in (qps, published, costs) for n, r in zip(cols["microbenchmark"], cols["range"],
                                                                         strict=True)}
     tests = sorted(named, key=lambda t: (GROUP_ORDER.index(catalog[t[0]][0]), natural(label(*t))))
@@ -97,7 +99,8 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
                                                    campaigns["measured"], campaigns["bases"], strict=True)],
         "variants": [{"id": v, "build": b, "config": c, "dbms": dbms_name(d), "engine": e, "version": ver,
                       "compiler": comp or "", "flags": fl or "", "git_hash": gh or "",
-                      "build_notes": bn or "", "settings": s or "", "config_notes": cn or ""}
+                      "build_notes": bn or "", "settings": s or "", "config_notes": cn or "",
+                      "colour": colour_of.get(v, "")}
                      for v, b, c, d, e, ver, comp, fl, gh, bn, s, cn in zip(*variants.values(), strict=True)],
         "tests": [{"name": n, "range": r, "label": label(n, r), "group": catalog[n][0], "unit": catalog[n][1]}
                   for n, r in tests],

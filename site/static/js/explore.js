@@ -456,6 +456,14 @@
     return t;
   }
 
+  // Each variant in the colour it has on every page of the site (render/colours.py assigns it).
+  function variantColours(d, rows) {
+    var seen = new Map();
+    rows.forEach(function (r) { if (!seen.has(r.variant)) seen.set(r.variant, r.vorder); });
+    var domain = Array.from(seen.keys()).sort(function (a, b) { return seen.get(a) - seen.get(b); });
+    return { domain: domain, range: domain.map(function (id) { return d.variants[d.variantAt.get(id)].colour || "#767676"; }) };
+  }
+
   function barsSpec(s, d, rows) {
     var ratio = isRatio(s);
     var field = ratio ? ratioField(s) : "value";
@@ -468,7 +476,7 @@
         yOffset: { field: "variant", type: "nominal", sort: { field: "vorder" } },
         x: x,
         color: { field: "variant", type: "nominal", title: "variant", sort: { field: "vorder" },
-                 scale: { scheme: "tableau20" } },
+                 scale: variantColours(d, rows) },
         opacity: ratio ? { condition: { test: "datum['" + field + "'] > 0 && abs(log(datum['" + field + "'])) < log(1 + datum['noise'])",
                                         value: 0.3 }, value: 1 } : { value: 1 },
         tooltip: tooltip(s)
