@@ -55,26 +55,33 @@ T = f"data/{CAL}calibration.toml"
 
 @pytest.mark.parametrize("name, changes, expected", [
     ("unknown server", {CAL + "calibration.toml": TOML.replace('server = "box"', 'server = "bx"')},
-     [f"{T}:2:1: error: folder '2026-01-02-box-test' does not name server 'bx' and a label "
-      "(rename the folder to 2026-01-02-bx-<label> (label: lower-case letters, digits, '_', '-'))",
-      f"{T}:2:1: error: unknown server 'bx' (did you mean 'box'?)"]),
+     [f"{T}:2:10: error: folder '2026-01-02-box-test' does not name server 'bx' and a label "
+      "(rename the folder to 2026-01-02-bx-<label>, the label in lower-case letters, digits, '_' or '-')",
+      f"{T}:2:10: error: unknown server 'bx' (did you mean 'box'?)"]),
     ("date disagrees", {CAL + "calibration.toml": TOML.replace("2026-01-02", "2026-01-03")},
-     [f"{T}:5:1: error: date 2026-01-03 disagrees with the folder name's 2026-01-02 "
-      "(rename the folder or fix the date)"]),
+     [f"{T}:5:8: error: date 2026-01-03 disagrees with the folder name's 2026-01-02 "
+      "(make them the same date: rename the folder to 2026-01-03-box-test, or write date = 2026-01-02)"]),
+    ("not a calendar date", {CAL + "calibration.toml": TOML.replace("date = 2026-01-02", 'date = "2026-02-30"')},
+     [f"{T}:5:8: error: date must be a calendar date, not '2026-02-30' "
+      "(write it as YYYY-MM-DD, e.g. date = 2024-10-23)"]),
+    ("a broken source row is reported once, not again by the calibration naming it",
+     {"sources.csv": "id,title,author,date\nsrc,A test source,Tester,2026-01-32\n"},
+     ["data/sources.csv:2:26: error: '2026-01-32' is not a date (write dates as YYYY-MM-DD)"]),
     ("unknown source", {CAL + "calibration.toml": TOML.replace('"src"', '"srcs"')},
-     [f"{T}:3:1: error: unknown source 'srcs' (did you mean 'src'?)"]),
+     [f"{T}:3:10: error: unknown source 'srcs' (did you mean 'src'?)"]),
     ("unknown key", {CAL + "calibration.toml": TOML + 'cpu = "x"\n'},
      [f"{T}:7:1: error: unknown key 'cpu' (known keys: title, server, source, contributor, date, method, "
       "cpu_model, cores, arch, kernel, compiler, missing, campaign, measure, notes)"]),
     ("missing key", {CAL + "calibration.toml": TOML.replace('method = "given rows"\n', "")},
-     [f"{T}:1:1: error: required key 'method' is missing (see data/README.md)"]),
+     [f"{T}:1:1: error: required key 'method' is missing "
+      "(add method = ... to calibration.toml; data/README.md describes each key)"]),
     ("bad feature", {CAL + "calibration.toml": TOML + 'missing = ["avx"]\n'},
-     [f"{T}:7:1: error: missing must be a list of CPU features (use some of: pause, rdtsc, crc32)"]),
+     [f"{T}:7:11: error: missing must be a list of CPU features (use some of: pause, rdtsc, crc32)"]),
     ("measure without campaign", {CAL + "calibration.toml": TOML + 'measure = "ticks"\n'},
-     [f"{T}:7:1: error: campaign and measure go together "
+     [f"{T}:7:11: error: campaign and measure go together "
       "(name the campaign and the measure of its observations.csv, or neither)"]),
     ("measure not observed", {CAL + "calibration.toml": TOML + 'campaign = "2026-01-02-test"\nmeasure = "ticks"\n'},
-     [f"{T}:8:1: error: campaign 2026-01-02-test has no observations 'ticks' "
+     [f"{T}:8:11: error: campaign 2026-01-02-test has no observations 'ticks' "
       "(copy the measure exactly as observations.csv writes it)"]),
     ("no data file", {CAL + "ut_delay.csv": None, CAL + "prng.csv": None, CAL + "constants.csv": None},
      [f"{T}:1:1: error: calibration has no data file (add ut_delay.csv, prng.csv or constants.csv)"]),
@@ -95,7 +102,7 @@ T = f"data/{CAL}calibration.toml"
      [f"data/{CAL}prng.csv:2:5: error: 'O4' is not a valid flags (use one of: O2, O3, native)"]),
     ("missing ns column", {CAL + "prng.csv": "function,flags\nlcg,O2\n"},
      [f"data/{CAL}prng.csv:1:1: error: required column 'ns_per_call' is missing "
-      "(add a 'ns_per_call' column (see data/README.md))"]),
+      "(add a 'ns_per_call' column; data/README.md lists each file's columns)"]),
     ("wrong unit", {CAL + "constants.csv": CONSTANTS.replace("2.5962,GHz", "2596.2,MHz")},
      [f"data/{CAL}constants.csv:2:16: error: tsc_ghz is in GHz, not 'MHz' (write the value in GHz and the "
       "unit as 'GHz')"]),

@@ -39,12 +39,13 @@ def test_the_valid_folder_has_no_problems(tmp_path):
      f"data/{RESULTS}:2:34: error: 'fast' is not a number (write qps as a plain number like 1234.5)"),
     ("zero qps", {RESULTS: HEADER + "box,my8028,cfg,point-query,100,1,0\n"},
      f"data/{RESULTS}:2:34: error: qps must be greater than 0, got 0 "
-     "(leave it empty or drop the row if the run failed)"),
+     "(drop the row if the run failed; the column cannot be empty)"),
     ("negative qps", {RESULTS: HEADER + "box,my8028,cfg,point-query,100,1,-5\n"},
      f"data/{RESULTS}:2:34: error: qps must be greater than 0, got -5 "
-     "(leave it empty or drop the row if the run failed)"),
+     "(drop the row if the run failed; the column cannot be empty)"),
     ("nan qps", {RESULTS: HEADER + "box,my8028,cfg,point-query,100,1,NaN\n"},
-     f"data/{RESULTS}:2:34: error: 'NaN' is not a finite number (leave the field empty if unknown)"),
+     f"data/{RESULTS}:2:34: error: 'NaN' is not a finite number "
+     "(drop the row if the run failed; the column cannot be empty)"),
     ("decimal comma", {RESULTS: HEADER + 'box,my8028,cfg,point-query,100,1,"1000,5"\n'},
      f"data/{RESULTS}:2:34: error: '1000,5' uses a decimal comma (write numbers with a decimal dot)"),
     ("duplicate row", {RESULTS: HEADER + "box,my8028,cfg,scan,,1,10\nbox,my8028,cfg,scan,,1,11\n"},
@@ -52,7 +53,7 @@ def test_the_valid_folder_has_no_problems(tmp_path):
      "threads, repetition as line 2 (remove one, or number them with a repetition column)"),
     ("missing column", {RESULTS: "server,build,config,microbenchmark,threads\nbox,my8028,cfg,scan,1\n"},
      f"data/{RESULTS}:1:1: error: required column 'qps' is missing "
-     "(add a 'qps' column (see data/README.md))"),
+     "(add a 'qps' column; data/README.md lists each file's columns)"),
     ("unknown column", {RESULTS: HEADER.strip() + ",qsp\nbox,my8028,cfg,scan,,1,10,1\n"},
      f"data/{RESULTS}:1:54: error: unknown column 'qsp' (did you mean 'qps'?)"),
     ("semicolons", {RESULTS: HEADER.replace(",", ";") + "box;my8028;cfg;scan;;1;10\n"},
@@ -68,8 +69,15 @@ def test_the_valid_folder_has_no_problems(tmp_path):
      "data/builds.csv:5:18: error: 'eight' is not a version "
      "(write a dotted release such as 8.0.28 or 18beta1)"),
     ("date disagrees with folder", {TOML: FILES[TOML].replace("2026-01-02", "2026-01-03")},
-     "data/campaigns/2026-01-02-test/campaign.toml:4:1: error: date 2026-01-03 disagrees with "
-     "the folder name's 2026-01-02 (rename the folder or fix the date)"),
+     "data/campaigns/2026-01-02-test/campaign.toml:4:8: error: date 2026-01-03 disagrees with "
+     "the folder name's 2026-01-02 (make them the same date: rename the folder to 2026-01-03-test, "
+     "or write date = 2026-01-02)"),
+    ("folder date not on the calendar",
+     {TOML: None, RESULTS: None,
+      "campaigns/2026-02-30-test/campaign.toml": FILES[TOML].replace("2026-01-02", "2026-02-30"),
+      "campaigns/2026-02-30-test/results.csv": FILES[RESULTS]},
+     "data/campaigns/2026-02-30-test:1:1: error: campaign folder name '2026-02-30-test' starts with 2026-02-30, "
+     "not a calendar date (rename the folder to the campaign's date, YYYY-MM-DD, then its name)"),
 ])
 def test_one_defect_one_problem(tmp_path, name, changes, expected):
     assert problems_for(tmp_path, changes) == [expected]
@@ -78,8 +86,8 @@ def test_one_defect_one_problem(tmp_path, name, changes, expected):
 def test_a_named_base_must_be_measured(tmp_path):
     toml = FILES["campaigns/2026-01-02-test/campaign.toml"] + 'base_build = "my8009"\nbase_config = "cfg"\n'
     got = problems_for(tmp_path, {"campaigns/2026-01-02-test/campaign.toml": toml})
-    assert got[0] == (f"data/{RESULTS}:2:5: error: no base result (my8009.cfg) for box, 1 threads, "
-                      "point-query (add the base row or change base_build/base_config)")
+    assert got[0] == (f"data/{RESULTS}:2:5: error: no result of the base my8009.cfg for box, point-query "
+                      "at 1 thread (add the base's row, or name another base with base_build and base_config)")
     assert len(got) == 2  # one per comparison (point-query, update-index), not one per row
 
 

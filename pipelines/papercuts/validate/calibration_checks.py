@@ -8,6 +8,7 @@ from ..problems import Problems
 from .calibrations import LABEL
 from .load import Dataset
 from .suggest import did_you_mean
+from .tomlfile import value_at
 
 # (lower bound, measured value, upper bound) columns per table
 SPREADS = {"calibration_ut_delay": ("min_us", "us_per_call", "max_us"),
@@ -20,7 +21,7 @@ def _row_error(problems: Problems, row: dict, column: str, message: str, hint: s
 
 
 def _toml_error(problems: Problems, meta: dict, key: str, message: str, hint: str = "") -> None:
-    problems.error(meta["_file"], meta["_lines"].get(key, 1), 1, message, hint)
+    problems.error(meta["_file"], *value_at(meta, key), message, hint)
 
 
 def _hint(value: str, known: set[str], catalog: str) -> str:
@@ -28,8 +29,9 @@ def _hint(value: str, known: set[str], catalog: str) -> str:
 
 
 def check_calibration_meta(ds: Dataset, problems: Problems) -> None:
-    servers = {r["id"] for r in ds.rows["servers"]}
-    sources = {r["id"] for r in ds.rows["sources"]}
+    # A catalog row with an error of its own is reported there, not again by every file naming it.
+    servers = {r["id"] for r in ds.rows["servers"]} | ds.broken.get("servers", set())
+    sources = {r["id"] for r in ds.rows["sources"]} | ds.broken.get("sources", set())
     campaigns = {m["id"] for m in ds.campaigns}
     measures = {(r["campaign"], r["measure"]) for r in ds.rows["observations"]}
     for meta in ds.rows.get("calibrations", []):
@@ -40,15 +42,16 @@ def check_calibration_meta(ds: Dataset, problems: Problems) -> None:
             if not LABEL.fullmatch(label):
                 _toml_error(problems, meta, "server",
                             f"folder '{meta['id']}' does not name server '{server}' and a label",
-                            f"rename the folder to {meta['_folder_date']}-{server}-<label> "
-                            "(label: lower-case letters, digits, '_', '-')")
+                            f"rename the folder to {meta['_folder_date']}-{server}-<label>, the label in "
+                            "lower-case letters, digits, '_' or '-'")
             if server not in servers and server not in ds.alias_of:
                 _toml_error(problems, meta, "server", f"unknown server '{server}'",
                             _hint(server, servers | set(ds.alias_of), "servers.csv"))
         if meta.get("date") and meta["date"] != meta["_folder_date"]:
             _toml_error(problems, meta, "date",
                         f"date {meta['date']} disagrees with the folder name's {meta['_folder_date']}",
-                        "rename the folder or fix the date")
+                        f"make them the same date: rename the folder to {meta['date']}-{meta['id'][11:]}, "
+                        f"or write date = {meta['_folder_date']}")
         if meta.get("source") and meta["source"] not in sources:
             _toml_error(problems, meta, "source", f"unknown source '{meta['source']}'",
                         _hint(meta["source"], sources, "sources.csv"))

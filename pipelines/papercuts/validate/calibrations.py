@@ -12,7 +12,7 @@ from ..contract import CALIBRATION_KEYS, CALIBRATION_TABLES, CPU_FEATURES, PRINT
 from ..paths import Paths
 from ..problems import Problems
 from .csvfile import parse_csv
-from .fields import FieldError, convert
+from .fields import FieldError, convert, is_date
 from .files import read_limited
 from .tomlfile import read_toml
 
@@ -43,26 +43,31 @@ def load_rows(data: bytes, rel: str, table: Table, problems: Problems, calibrati
     return out
 
 
-def _value(key: str, kind: str, value, rel: str, line: int, problems: Problems):
-    """The checked value of one key, or None after reporting why it is wrong."""
+def _value(key: str, kind: str, value, rel: str, at: tuple[int, int], problems: Problems):
+    """The checked value of one key, or None after reporting why it is wrong, at the column where
+    its value starts, with the fix."""
     if kind == "int":
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             return value
-        problems.error(rel, line, 1, f"{key} must be a whole number ≥ 1")
+        problems.error(rel, *at, f"{key} must be a whole number ≥ 1, not {value!r}",
+                       f"write it without quotes, e.g. {key} = 4")
     elif kind == "date":
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(value)):
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(value)) and is_date(str(value)):
             return str(value)
-        problems.error(rel, line, 1, f"{key} must be a date like 2024-10-23")
+        problems.error(rel, *at, f"{key} must be a calendar date, not {str(value)!r}",
+                       f"write it as YYYY-MM-DD, e.g. {key} = 2024-10-23")
     elif kind == "features":
         if isinstance(value, list) and all(v in CPU_FEATURES for v in value):
             return sorted(set(value))
-        problems.error(rel, line, 1, f"{key} must be a list of CPU features",
+        problems.error(rel, *at, f"{key} must be a list of CPU features",
                        f"use some of: {', '.join(CPU_FEATURES)}")
     elif isinstance(value, str) and value.strip():
         return value
     else:
-        problems.error(rel, line, 1, f"{key} must be a non-empty string")
+        problems.error(rel, *at, f"{key} must be text and not empty",
+                       f'write it in double quotes, e.g. {key} = "..."')
     return None
+
 
 
 def load_calibration_toml(data: bytes, rel: str, problems: Problems) -> dict | None:
@@ -70,7 +75,7 @@ def load_calibration_toml(data: bytes, rel: str, problems: Problems) -> dict | N
     if read is None:
         return None
     doc, positions = read
-    out: dict = {"_file": rel, "_lines": {}}
+    out: dict = {"_file": rel, "_lines": {}, "_at": positions}
     for key, value in doc.items():
         line, _ = positions[key]
         out["_lines"][key] = line
@@ -78,12 +83,13 @@ def load_calibration_toml(data: bytes, rel: str, problems: Problems) -> dict | N
             problems.error(rel, line, 1, f"unknown key '{key}'",
                            f"known keys: {', '.join(CALIBRATION_KEYS)}")
             continue
-        checked = _value(key, CALIBRATION_KEYS[key][0], value, rel, line, problems)
+        checked = _value(key, CALIBRATION_KEYS[key][0], value, rel, positions[key], problems)
         if checked is not None:
             out[key] = checked
     for key, (_, required) in CALIBRATION_KEYS.items():
         if required and key not in positions:
-            problems.error(rel, 1, 1, f"required key '{key}' is missing", "see data/README.md")
+            problems.error(rel, 1, 1, f"required key '{key}' is missing",
+                           f"add {key} = ... to calibration.toml; data/README.md describes each key")
     return out
 
 
@@ -110,7 +116,7 @@ def _load_folder(folder: Path, paths: Paths, rows: dict[str, list[dict]], proble
     toml_path = folder / "calibration.toml"
     if not toml_path.exists() and not toml_path.is_symlink():
         problems.error(paths.rel(toml_path), 1, 1, "calibration.toml is missing",
-                       "add the calibration's provenance (see data/README.md)")
+                       "add the calibration's provenance, as data/README.md describes")
         return
     toml_bytes = read_limited(toml_path, paths.rel(toml_path), problems)
     meta = None if toml_bytes is None else load_calibration_toml(toml_bytes, paths.rel(toml_path), problems)

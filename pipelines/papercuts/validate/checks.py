@@ -9,6 +9,7 @@ from ..problems import Problems
 from .load import Dataset
 from .plausibility import check_plausibility
 from .suggest import did_you_mean
+from .tomlfile import value_at
 
 
 def _at(problems: Problems, row: dict, column: str, message: str, hint: str = "",
@@ -59,7 +60,7 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
         for key, table in (("source", "sources"), ("base_build", "builds"), ("base_config", "configs"),
                            ("config", "configs")):
             if key in meta and meta[key] not in known[table]:
-                problems.error(meta["_file"], meta["_lines"].get(key, 1), 1,
+                problems.error(meta["_file"], *value_at(meta, key),
                                f"unknown {table[:-1]} '{meta[key]}'",
                                did_you_mean(meta[key], known[table]) or f"add it to data/{table}.csv")
 
@@ -69,16 +70,16 @@ def check_known(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> 
     for k in ds.rows.get("known", []):
         for key, table in (("source", "sources"),):
             if k[key] not in known[table]:
-                problems.error(k["_file"], k["_lines"].get(key, 1), 1, f"unknown {table[:-1]} '{k[key]}'",
+                problems.error(k["_file"], *value_at(k, key), f"unknown {table[:-1]} '{k[key]}'",
                                did_you_mean(k[key], known[table]) or f"add it to data/{table}.csv")
         for name in k.get("microbenchmarks") or []:  # a name, or one series: "random-points range 1000"
             if re.sub(r" range \d+$", "", name) not in known["microbenchmarks"]:
-                problems.error(k["_file"], k["_lines"].get("microbenchmarks", 1), 1,
+                problems.error(k["_file"], *value_at(k, "microbenchmarks"),
                                f"unknown microbenchmark '{name}'",
                                did_you_mean(name, known["microbenchmarks"]) or "use a name from microbenchmarks.csv")
         for name in k.get("servers") or []:
             if name not in known["servers"]:
-                problems.error(k["_file"], k["_lines"].get("servers", 1), 1, f"unknown server '{name}'",
+                problems.error(k["_file"], *value_at(k, "servers"), f"unknown server '{name}'",
                                did_you_mean(name, known["servers"]) or "use an id from servers.csv")
 
 
@@ -93,7 +94,7 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
     for meta in ds.campaigns:
         server = meta.get("server")
         if server is not None and server not in known["servers"]:
-            problems.error(meta["_file"], meta["_lines"].get("server", 1), 1, f"unknown server '{server}'",
+            problems.error(meta["_file"], *value_at(meta, "server"), f"unknown server '{server}'",
                            did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
     # An id already reported at a results row of the campaign is not reported again.
     reported = {(r["campaign"], r[column]) for r in ds.rows["results"] for column, _ in RAW_REFS}
@@ -192,8 +193,9 @@ def check_bases(ds: Dataset, problems: Problems) -> None:
             if k not in have and k not in reported:
                 reported.add(k)
                 _at(problems, r, "build",
-                    f"no base result ({base[0]}.{base[1]}) for {r['server']}, {r['threads']} threads, "
-                    f"{r['microbenchmark']}", "add the base row or change base_build/base_config")
+                    f"no result of the base {base[0]}.{base[1]} for {r['server']}, {r['microbenchmark']} "
+                    f"at {r['threads']} thread{'' if r['threads'] == 1 else 's'}",
+                    "add the base's row, or name another base with base_build and base_config")
 
 
 def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> None:

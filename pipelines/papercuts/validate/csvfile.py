@@ -67,7 +67,7 @@ def decode(data: bytes, path: str, problems: Problems) -> str | None:
         return None
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
-        problems.error(path, line, 1, "file contains NUL bytes (binary data?)",
+        problems.error(path, line, 1, "file contains NUL bytes, as binary files do",
                        "data files must be UTF-8 text")
         return None
     try:
@@ -103,7 +103,7 @@ def _lines(text: str, path: str, table: Table, problems: Problems) -> list[str] 
     """The file's lines without their line ends, or None after saying why the file is unusable."""
     if "\r" in text.replace("\r\n", ""):
         line = text[: text.replace("\r\n", "  ").index("\r")].count("\n") + 1
-        problems.error(path, line, 1, "file has carriage returns without line feeds (old Mac line ends?)",
+        problems.error(path, line, 1, "file has carriage returns without line feeds, as old Mac files do",
                        "save it with LF or CRLF line ends")
         return None
     crlf = text.count("\r\n")
@@ -157,7 +157,7 @@ def _check_header(header: list[str], starts: list[int], path: str, table: Table,
     for c in table.columns:
         if c.required and c.name not in seen:
             problems.error(path, 1, 1, f"required column '{c.name}' is missing",
-                           f"add a '{c.name}' column (see data/README.md)")
+                           f"add a '{c.name}' column; data/README.md lists each file's columns")
             ok = False
     return ok
 

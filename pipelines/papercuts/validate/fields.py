@@ -24,19 +24,25 @@ class FieldError(ValueError):
         self.hint = hint
 
 
+def _unknown_value(col: Column) -> str:
+    # An empty cell is an error in a required column: do not advise it there.
+    return ("drop the row if the run failed; the column cannot be empty" if col.required
+            else "leave the cell empty if the value is unknown, or drop the row if the run failed")
+
+
 def _number(text: str, col: Column) -> float:
     if not _FLOAT.fullmatch(text):
         if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", text):
             raise FieldError(f"'{text}' uses a decimal comma", "write numbers with a decimal dot")
         if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-            raise FieldError(f"'{text}' is not a finite number", "leave the field empty if unknown")
+            raise FieldError(f"'{text}' is not a finite number", _unknown_value(col))
         raise FieldError(f"'{text}' is not a number", f"write {col.name} as a plain number like 1234.5")
     value = float(text)
     if col.positive and value <= 0:
-        raise FieldError(f"{col.name} must be greater than 0, got {text}",
-                         "leave it empty or drop the row if the run failed")
+        raise FieldError(f"{col.name} must be greater than 0, got {text}", _unknown_value(col))
     if col.minimum is not None and value < col.minimum:
-        raise FieldError(f"{col.name} must be at least {col.minimum:g}, got {text}")
+        raise FieldError(f"{col.name} must be at least {col.minimum:g}, got {text}",
+                         "check the sign, the unit and the decimal point")
     if col.maximum is not None and value > col.maximum:
         raise FieldError(f"{col.name} is {text}, over the plausible maximum {col.maximum:g}",
                          "check the unit and the decimal point")
@@ -138,6 +144,14 @@ def _version(text: str, col: Column) -> str:
     except ValueError:
         raise FieldError(f"'{text}' is not a version", "write a dotted release such as 8.0.28 or 18beta1") from None
     return text
+
+
+def is_date(text: str) -> bool:
+    """A calendar date written YYYY-MM-DD (2024-02-30 is not one)."""
+    try:
+        return len(text) == 10 and bool(dt.date.fromisoformat(text))
+    except ValueError:
+        return False
 
 
 def _bad_date(text: str):

@@ -33,8 +33,8 @@ def check_pages(paths: Paths, ds: Dataset, problems: Problems) -> None:
     folder = paths.content / "investigations"
     if not folder.is_dir():
         return
-    sources = {r["id"] for r in ds.rows.get("sources", [])}
-    servers = {r["id"] for r in ds.rows.get("servers", [])}
+    sources = {r["id"] for r in ds.rows.get("sources", [])} | ds.broken.get("sources", set())
+    servers = {r["id"] for r in ds.rows.get("servers", [])} | ds.broken.get("servers", set())
     campaigns = {c["id"] for c in ds.campaigns}
     for page in sorted(folder.glob("*.md")):
         _check_page(page, paths.rel(page), sources, servers, campaigns, problems)

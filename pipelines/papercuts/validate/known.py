@@ -88,9 +88,10 @@ def load_known(root: Path, paths: Paths, rows: dict[str, list[dict]], problems: 
                 ok = False
         for key, (_, required) in KNOWN_KEYS.items():
             if required and key not in positions:
-                problems.error(rel, 1, 1, f"required key '{key}' is missing", "see data/README.md")
+                problems.error(rel, 1, 1, f"required key '{key}' is missing",
+                               f"add {key} = ... to the file; data/README.md describes each key of data/known/*.toml")
                 ok = False
         if ok:
             known.append({"id": f.stem, **{k: doc.get(k) for k in KNOWN_KEYS},
                           "introduced_key": list(parse_version(doc["introduced"])),
-                          "_file": rel, "_lines": {k: v[0] for k, v in positions.items()}})
+                          "_file": rel, "_lines": {k: v[0] for k, v in positions.items()}, "_at": positions})

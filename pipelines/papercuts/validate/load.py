@@ -11,11 +11,11 @@ from ..paths import Paths
 from ..problems import Problems
 from .calibrations import load_calibrations
 from .csvfile import parse_csv
-from .fields import FieldError, check_chars, convert
+from .fields import FieldError, check_chars, convert, is_date
 from .files import check_campaign_files, read_limited
 from .known import load_known
 from .raw import load_raw
-from .tomlfile import read_toml
+from .tomlfile import read_toml, value_at
 
 CAMPAIGN_DIR = re.compile(r"(\d{4}-\d{2}-\d{2})-[a-z0-9][a-z0-9_+-]{0,79}")
 
@@ -63,7 +63,7 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
     if read is None:
         return None
     doc, positions = read
-    out = {"_file": rel, "_lines": {}}
+    out = {"_file": rel, "_lines": {}, "_at": positions}
     for key, value in doc.items():
         line, col = positions[key]
         out["_lines"][key] = line
@@ -88,7 +88,8 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
         out[key] = value
     for key, (_, required) in CAMPAIGN_KEYS.items():
         if required and key not in positions:
-            problems.error(rel, 1, 1, f"required key '{key}' is missing", "see data/README.md")
+            problems.error(rel, 1, 1, f"required key '{key}' is missing",
+                           f"add {key} = ... to campaign.toml; data/README.md describes each key")
     return out
 
 
@@ -139,10 +140,14 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         problems.error(rel, 1, 1, f"campaign folder name '{cdir.name}' is not YYYY-MM-DD-name",
                        "use lower-case letters, digits, '_', '-' after the date")
         return
+    if not is_date(m.group(1)):
+        problems.error(rel, 1, 1, f"campaign folder name '{cdir.name}' starts with {m.group(1)}, not a calendar date",
+                       "rename the folder to the campaign's date, YYYY-MM-DD, then its name")
+        return
     toml_path = cdir / "campaign.toml"
     if not toml_path.exists() and not toml_path.is_symlink():
         problems.error(paths.rel(toml_path), 1, 1, "campaign.toml is missing",
-                       "add the campaign's provenance (see data/README.md)")
+                       "add the campaign's provenance, as data/README.md describes")
         return
     data = read_limited(toml_path, paths.rel(toml_path), problems)
     meta = None if data is None else load_campaign_toml(data, paths.rel(toml_path), problems)
@@ -157,9 +162,10 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
     meta["id"] = cdir.name
     meta["_published"] = paths.published(toml_path)
     if meta.get("date") and meta["date"] != m.group(1):
-        problems.error(meta["_file"], meta["_lines"].get("date", 1), 1,
+        problems.error(meta["_file"], *value_at(meta, "date"),
                        f"date {meta['date']} disagrees with the folder name's {m.group(1)}",
-                       "rename the folder or fix the date")
+                       f"make them the same date: rename the folder to {meta['date']}-{cdir.name[11:]}, "
+                       f"or write date = {m.group(1)}")
     tables = {t.file: t for t in CAMPAIGN_TABLES}
     found = 0
     for f in sorted(cdir.iterdir()):
@@ -216,3 +222,4 @@ def _readme(path: Path, rel: str, problems: Problems) -> str | None:
             problems.error(rel, i, 1, str(e), e.hint)
             return None
     return text
+

@@ -30,6 +30,7 @@ from ..paths import Paths
 from ..problems import Problems
 from . import raw_samples
 from .archive import load_archive
+from .tomlfile import value_at
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
 RAW_TABLES = ("counters", "profiles", "profile_stacks", "profile_report", "raw_files", "evidence",
@@ -140,7 +141,7 @@ def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], p
     toml = meta["_file"]
     layout = meta.get("raw_layout")
     if layout not in RAW_LAYOUTS:
-        problems.error(toml, meta["_lines"].get("raw_layout", 1), 1,
+        problems.error(toml, *value_at(meta, "raw_layout"),
                        f"raw_layout must be one of {', '.join(RAW_LAYOUTS)} when the campaign has a raw/ folder",
                        'add raw_layout = "papercuts" or raw_layout = "mytools" to campaign.toml')
         return
@@ -150,7 +151,7 @@ def load_raw(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]], p
         return
     command = meta.get("iostat_command")
     if command is not None and command.split()[0].rsplit("/", 1)[-1] != "iostat":
-        problems.error(toml, meta["_lines"].get("iostat_command", 1), 1,
+        problems.error(toml, *value_at(meta, "iostat_command"),
                        f"iostat_command must be the iostat command line the run used, not '{command}'",
                        'write e.g. iostat_command = "iostat -kx 1"')
         return

@@ -22,6 +22,11 @@ def key_position(text: str, key: str) -> tuple[int, int]:
     return 1, 1
 
 
+def value_at(meta: dict, key: str) -> tuple[int, int]:
+    """(line, column) where a loaded TOML file's key has its value, for messages about that value."""
+    return meta.get("_at", {}).get(key, (1, 1))
+
+
 def read_toml(data: bytes, rel: str, problems: Problems) -> tuple[dict, dict[str, tuple[int, int]]] | None:
     """The parsed document and each key's (line, column), or None after reporting why not."""
     name = rel.rsplit("/", 1)[-1]
@@ -35,8 +40,10 @@ def read_toml(data: bytes, rel: str, problems: Problems) -> tuple[dict, dict[str
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-        problems.error(rel, line, col, f"invalid TOML: {str(e).split(' (at')[0]}",
-                       "see the example in data/README.md")
+        what = str(e).split(" (at")[0]
+        problems.error(rel, line, col, f"invalid TOML: {what}",
+                       "write dates as YYYY-MM-DD, e.g. date = 2024-10-23, with a real day of the month"
+                       if "date" in what.lower() else "see the example in data/README.md")
         return None
     positions = {key: key_position(text, key) for key in doc}
     bad = set()
