@@ -125,3 +125,15 @@ def test_every_post_the_site_cites_is_a_link_to_its_public_address(site):
                 cited += 1
                 assert f'<a href="{row["url"]}"><cite>{title}</cite></a>' in text, (row["id"], page)
     assert cited >= 4
+
+
+def test_the_home_page_links_the_contributors_guide_published_on_the_site(site):
+    """CONTRIBUTING.md is reachable from home without a repository URL, and its link into data/
+    lands on the contract page that publishes that file."""
+    from papercuts.paths import PROJECT
+
+    assert 'href="/contributing/"' in html(site, "/")
+    guide = html(site, "/contributing/")
+    for heading in re.findall(r"^## (.+)$", (PROJECT / "CONTRIBUTING.md").read_text(), re.M):
+        assert heading.split("`")[0].strip() in guide, heading
+    assert 'href="/contract/"' in guide and "data/README.md)" not in guide

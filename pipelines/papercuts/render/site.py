@@ -73,6 +73,16 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     (out / "contract" / "index.md").write_text(page({"title": "The data contract"}, body + kinds_section()))
     pages += 1
 
+    # The contributors' guide, so the home page links it whether or not a repository URL is set;
+    # its one link into data/ goes to the contract page, which publishes that file.
+    guide = paths.project / "CONTRIBUTING.md"
+    if guide.is_file():
+        text = guide.read_text().replace("](data/README.md)", "](/contract/)")
+        body = text.split("\n", 1)[1] if text.startswith("# ") else text
+        (out / "contributing").mkdir()
+        (out / "contributing" / "index.md").write_text(page({"title": "Contributing results"}, body))
+        pages += 1
+
     (out / "embed").mkdir(exist_ok=True)
     as_of = fetch_dicts(con, query("data_as_of"))[0]["as_of"] or ""
     (out / "embed" / "_index.md").write_text(page({"title": "Embed a chart", "as_of": as_of},
