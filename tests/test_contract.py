@@ -72,6 +72,9 @@ def test_the_valid_folder_has_no_problems(tmp_path):
      "data/campaigns/2026-01-02-test/campaign.toml:4:8: error: date 2026-01-03 disagrees with "
      "the folder name's 2026-01-02 (make them the same date: rename the folder to 2026-01-03-test, "
      "or write date = 2026-01-02)"),
+    ("campaign date not on the calendar", {TOML: FILES[TOML].replace("date = 2026-01-02", 'date = "2026-01-32"')},
+     "data/campaigns/2026-01-02-test/campaign.toml:4:8: error: date must be a calendar date, not '2026-01-32' "
+     "(write it as YYYY-MM-DD, e.g. date = 2024-10-23)"),
     ("folder date not on the calendar",
      {TOML: None, RESULTS: None,
       "campaigns/2026-02-30-test/campaign.toml": FILES[TOML].replace("2026-01-02", "2026-02-30"),

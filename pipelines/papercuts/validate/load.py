@@ -78,9 +78,9 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
                 continue
         elif kind == "date":
             value = str(value)
-            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-                problems.error(rel, line, col, f"{key} must be a date like 2024-10-23",
-                               f"write {key} = 2024-10-23 (a TOML date, no quotes)")
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) or not is_date(value):
+                problems.error(rel, line, col, f"{key} must be a calendar date, not {value!r}",
+                               f"write it as YYYY-MM-DD, e.g. {key} = 2024-10-23")
                 continue
         elif not isinstance(value, str) or not value.strip():
             problems.error(rel, line, col, f"{key} must be a non-empty string", f'write {key} = "..."')
