@@ -37,3 +37,23 @@ def test_unchanged_inputs_keep_the_site_and_any_change_rebuilds_it(data_copy, tm
     t = Timings()
     build(paths, t)
     assert "render" in t and tree(paths.public) == clean
+
+
+def test_a_changed_campaign_is_read_again_and_the_others_come_from_the_last_build(data_copy, tmp_path):
+    """Issue 16.3: after one campaign changes, only it is read and parsed again; the site and the
+    warnings are what a clean build of the same inputs gives, byte for byte."""
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    campaigns = sorted(p.name for p in (data_copy / "campaigns").iterdir())
+    results = data_copy / "campaigns" / "2024-10-23-busy-wait-dell32" / "relative.csv"
+    header, first_row, rest = results.read_text().split("\n", 2)
+    value = first_row.rsplit(",", 1)[1]
+    results.write_text(f"{header}\n{first_row.rsplit(',', 1)[0]},{float(value) + 0.01:.2f}\n{rest}")
+    said: list[str] = []
+    again = build(paths, Timings(say=said.append))
+    assert any(f"{len(campaigns)} campaigns ({len(campaigns) - 1} unchanged since the last build)" in line
+               for line in said), said
+    clean_paths = Paths.make(data=data_copy, build=tmp_path / "clean-build", out=tmp_path / "clean")
+    clean = build(clean_paths)
+    assert tree(paths.public) == tree(clean_paths.public)
+    assert [p.render() for p in again.sorted()] == [p.render() for p in clean.sorted()]

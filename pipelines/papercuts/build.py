@@ -62,9 +62,11 @@ class Timings(dict):
         return "  ".join(f"{s} {self[s]:.2f} s" for s in STAGES if s in self) + f"  total {total:.2f} s"
 
 
-def validate(paths: Paths) -> tuple[Dataset, Problems]:
+def validate(paths: Paths, cache: Path | None = None) -> tuple[Dataset, Problems]:
+    """Every problem of the data folder; with a cache folder, campaigns unchanged since the build
+    that filled it are not read again (validate/campaign_cache.py)."""
     problems = Problems()
-    ds = load_dataset(paths, problems)
+    ds = load_dataset(paths, problems, cache)
     check_dataset(ds, problems, complete=not problems.errors)
     check_calibrations(ds, problems)
     if paths.content_root is not None or paths.data == paths.project / "data":
@@ -146,9 +148,10 @@ def _disk_error(where: str, why: str) -> UserError:
 
 def _build(paths: Paths, timings: Timings) -> Problems:
     with timings.stage("validate", f"checking {paths.rel(paths.data)}"):
-        ds, problems = validate(paths)
+        ds, problems = validate(paths, paths.build / "campaigns-read")
     if timings.say:
-        timings.say(f"    {len(ds.campaigns)} campaigns, {len(ds.rows['results'])} results, "
+        timings.say(f"    {len(ds.campaigns)} campaigns ({ds.reused} unchanged since the last build), "
+                    f"{len(ds.rows['results'])} results, "
                     f"{len(ds.rows['relative'])} published ratios, {len(problems.items) - len(problems.errors)} "
                     "warning(s)")
     if problems.errors:

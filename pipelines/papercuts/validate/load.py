@@ -10,6 +10,7 @@ from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, MAX
 from ..paths import Paths
 from ..problems import Problems
 from .calibrations import load_calibrations
+from .campaign_cache import load_cached
 from .csvfile import parse_csv
 from .fields import FieldError, check_chars, convert, is_date
 from .files import check_campaign_files, read_limited
@@ -28,6 +29,7 @@ class Dataset:
     campaigns: list[dict] = field(default_factory=list)
     alias_of: dict[str, str] = field(default_factory=dict)
     broken: dict[str, set[str]] = field(default_factory=dict)  # ids of catalog rows that failed
+    reused: int = 0  # campaigns restored from the last build's reading (campaign_cache.py)
 
 
 def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict,
@@ -93,7 +95,7 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
     return out
 
 
-def load_dataset(paths: Paths, problems: Problems) -> Dataset:
+def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None) -> Dataset:
     ds = Dataset()
     root = paths.data
     if not root.is_dir():
@@ -114,7 +116,9 @@ def load_dataset(paths: Paths, problems: Problems) -> Dataset:
             ds.broken[table.name] = broken.get("_broken", set())
         elif entry.name == "campaigns" and entry.is_dir():
             for cdir in sorted(entry.iterdir()):
-                _load_campaign(cdir, paths, ds, problems)
+                where = f"{paths.rel(cdir)}\0{paths.published(cdir)}"
+                ds.reused += load_cached(cdir, where, cache, ds, problems,
+                                         lambda cdir=cdir: _load_campaign(cdir, paths, ds, problems))
         elif entry.name == "calibrations" and entry.is_dir():
             load_calibrations(entry, paths, ds.rows, problems)
         elif entry.name == "known" and entry.is_dir():
