@@ -65,7 +65,8 @@ def test_a_build_says_each_stage_as_it_runs_and_the_times_at_the_end(tmp_path):
     starts = [i for i, line in enumerate(lines) if line.endswith(" ...")]
     n = len(STAGES)
     assert [lines[i].split("]")[0] for i in starts] == [f"[{k}/{n}" for k in range(1, n + 1)]
-    assert any(re.fullmatch(r"    \d+ campaigns, \d+ results, \d+ published ratios, \d+ warning\(s\)", x)
+    assert any(re.fullmatch(r"    \d+ campaigns \(0 unchanged since the last build\), \d+ results, "
+                            r"\d+ published ratios, \d+ warning\(s\)", x)
                for x in lines)
     assert re.search(r"built \d+ pages into .* \(validate [\d.]+ s .* hugo [\d.]+ s  total [\d.]+ s\)$",
                      lines[-1])
