@@ -4,7 +4,9 @@ real archive gave wrong before. Expected numbers come from the files by hand (aw
 """
 from __future__ import annotations
 
+import gzip
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -193,7 +195,7 @@ def test_iostat_without_y_leaves_the_since_boot_report_out(tmp_path):
 def test_iostat_command_must_be_an_iostat_command(tmp_path):
     data = spin_run(tmp_path, PAPERCUTS + 'iostat_command = "-x 1"\n')
     (error,) = [p for p in problems(data) if ": error: " in p]
-    assert error.endswith(f"{CAMPAIGN}/campaign.toml:9:1: error: iostat_command must be the iostat command line "
+    assert error.endswith(f"{CAMPAIGN}/campaign.toml:9:18: error: iostat_command must be the iostat command line "
                           "the run used, not '-x 1' (write e.g. iostat_command = \"iostat -kx 1\")")
 
 
@@ -287,3 +289,38 @@ def test_iostat_json_is_read(tmp_path):
     assert row["r_per_op"] == pytest.approx(803 / 3 / qps, rel=1e-12)
     assert row["rkb_per_op"] == pytest.approx(409612 / 3 / qps, rel=1e-12)
     assert row["wkb_per_op"] == pytest.approx((409600 + 8 + 524) / 3 / qps, rel=1e-12)
+
+
+def gzipped(path: Path) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=9, mtime=0)
+
+
+def test_a_gzipped_run_output_gives_the_rows_of_the_plain_one(tmp_path):
+    """Per-run outputs may be kept gzipped (mytools gzips some; nov25's dop40 ones are 90 MB plain):
+    a .gz file is read as its decompressed text, every number the same."""
+    name = "point-query.range100.pk1.dop1"
+    plain = results(database(tree(tmp_path / "plain", {f"sb.o.{name}": DOP1 / f"sb.o.{name}",
+                                                       f"sb.met.{name}": DOP1 / f"sb.met.{name}"})))
+    data = tree(tmp_path / "gz", {})
+    folder = data / CAMPAIGN / "raw" / "x.my8028.cfg.pk1"
+    (folder / f"sb.o.{name}.gz").write_bytes(gzipped(DOP1 / f"sb.o.{name}"))
+    (folder / f"sb.met.{name}.gz").write_bytes(gzipped(DOP1 / f"sb.met.{name}"))
+    packed = results(database(data))
+    assert len(plain) == 1 and plain[0]["qps"] == 16015.82
+    assert [{k: v for k, v in r.items() if k != "file"} for r in packed] == \
+           [{k: v for k, v in r.items() if k != "file"} for r in plain]
+    assert packed[0]["file"].endswith(f"sb.o.{name}.gz")
+
+
+def test_a_broken_or_doubled_gzipped_output_is_an_error_at_its_file(tmp_path):
+    name = "point-query.range100.pk1.dop1"
+    data = tree(tmp_path, {f"sb.o.{name}": DOP1 / f"sb.o.{name}"})
+    folder = data / CAMPAIGN / "raw" / "x.my8028.cfg.pk1"
+    (folder / f"sb.o.{name}.gz").write_bytes(gzipped(DOP1 / f"sb.o.{name}"))
+    (folder / f"sb.met.{name}.gz").write_bytes(gzipped(DOP1 / f"sb.met.{name}")[:-20])  # cut short
+    found = problems(data)
+    assert any(p.endswith(f"raw/x.my8028.cfg.pk1/sb.o.{name}.gz:1:1: error: sb.o.{name} is here too: "
+                          "the run's output twice (keep one of them, the plain file or the .gz)") for p in found), found
+    assert any(f"raw/x.my8028.cfg.pk1/sb.met.{name}.gz:1:1: error: not a complete gzip file" in p
+               and p.endswith("(compress the output again with gzip -n, or commit it uncompressed)")
+               for p in found), found

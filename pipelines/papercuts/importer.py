@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .contract import dbms_name
-from .parsers.errors import Gap, ParseError, read
+from .parsers.errors import Gap, ParseError, file_bytes, read
 from .parsers.mytools import (
     BuildName,
     QpsTable,
@@ -136,8 +136,7 @@ def _run_names(raw: Path, found: Found) -> None:
                 found.tests.add(tf.test)
                 threads.add(tf.threads)
                 found.runs += 1
-                with open(f, encoding="utf-8", errors="replace") as text:
-                    head = "".join(line for _, line in zip(range(8), text, strict=False))
+                head = "\n".join(file_bytes(f, f.name)[:4096].decode("utf-8", "replace").splitlines()[:8])
                 found.sysbench.update(_SYSBENCH.findall(head))
         if threads:
             found.builds.setdefault(name.build_id, name)

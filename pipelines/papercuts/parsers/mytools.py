@@ -356,10 +356,11 @@ def load_tree(root: str | Path, device: str | None = None) -> tuple[TreeEntry, .
     for vdir in sorted(p for p in root.rglob("x.*") if p.is_dir()):
         variant = parse_build_name(vdir.name)
         seen: dict[tuple, set[str]] = {}
+        names = {f.name for f in vdir.iterdir()}
         for f in sorted(vdir.iterdir()):
             tf = parse_test_file_name(f.name)
-            if tf is None or tf.kind not in parsers or f.suffix == ".gz":
-                continue
+            if tf is None or tf.kind not in parsers or (f.suffix == ".gz" and f.name[:-3] in names):
+                continue  # a gzipped output is read like a plain one, but not both of one run
             rel = f.relative_to(root).as_posix()
             entries.append(TreeEntry(variant, tf, rel, read(f, parsers[tf.kind], rel)))
             seen.setdefault((tf.test, tf.range, tf.pk, tf.threads), set()).add(tf.kind)

@@ -236,9 +236,14 @@ def _mytools_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[Run
             problems.error(paths.rel(vdir), 1, 1, f"folder '{vdir.name}' is not x.<build>.<config>.pk<N>",
                            _LAYOUT_HINT["mytools"])
             continue
+        names = {f.name for f in vdir.iterdir()}
         for f in sorted(vdir.iterdir()):
             tf = parse_test_file_name(f.name)
-            if not f.is_file() or tf is None or tf.kind not in BY_MYTOOLS or f.suffix == ".gz":
+            if not f.is_file() or tf is None or tf.kind not in BY_MYTOOLS:
+                continue
+            if f.suffix == ".gz" and f.name[:-3] in names:  # read as gzipped text, but once
+                problems.error(paths.rel(f), 1, 1, f"{f.name[:-3]} is here too: the run's output twice",
+                               "keep one of them, the plain file or the .gz")
                 continue
             fmt = BY_MYTOOLS[tf.kind]
             if tf.threads is None:
