@@ -8,7 +8,9 @@ Detection, for series of any length (the common real case is 4-12 builds, one ru
    every code path) is the per-build effect of a median polish of log QPS (series level + build
    effect), which the few series with steps of their own do not move. It is removed before the
    per-series search and searched on its own, as are the point / range / write group medians:
-   a version-wide step such as 5.7 -> 8.0 is found there, not 30 times over.
+   a version-wide step such as 5.7 -> 8.0 is found there, not 30 times over. The few series
+   with steps of their own still pull the medians a little, so once the search below has found
+   their steps, the drift is estimated again with those steps taken out, and the search repeated.
 2. The noise of one point is estimated once per ladder from what is left, robustly: the median
    absolute successive difference of every series (a step moves one difference, not the median),
    or, where repetitions exist, their pooled spread, whichever is larger.
@@ -98,17 +100,29 @@ def _relative(values: list[float], index: int, changes: list[int]) -> float:
     return math.exp(_mean(after) - _mean(before)) - 1
 
 
-def _median_polish(logs: dict[str, list[float]], n: int, rounds: int = 6) -> tuple[list[float], dict]:
+def _median_polish(logs: dict[str, list[float]], n: int, rounds: int = 6,
+                   level: dict[str, float] | None = None) -> tuple[list[float], dict]:
     """Tukey's median polish of log QPS = level per series + drift per build: medians, so the
     few series with a step of their own do not move the drift (a mean, or a running sum of
-    per-step medians, would carry their steps or its own errors into every series)."""
+    per-step medians, would carry their steps or its own errors into every series). Given the
+    levels of an earlier polish, it starts from them (fewer rounds do)."""
     drift = [0.0] * n
-    level = {name: median(xs) for name, xs in logs.items()}
+    level = level or {name: median(xs) for name, xs in logs.items()}
     for _ in range(rounds):
         drift = [median(xs[b] - level[name] for name, xs in logs.items()) for b in range(n)]
         level = {name: median(x - d for x, d in zip(xs, drift, strict=True)) for name, xs in logs.items()}
     shift = drift[0]
     return [d - shift for d in drift], {name: v + shift for name, v in level.items()}
+
+
+def _minus_steps(xs: list[float], residual: list[float], changes: list[int]) -> list[float]:
+    """xs without the steps found in it: each segment's mean residual taken out."""
+    bounds = [0, *sorted(changes), len(xs)]
+    out = list(xs)
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        m = _mean(residual[a:b])
+        out[a:b] = [x - m for x in xs[a:b]]
+    return out
 
 
 def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float | None = None,
@@ -121,14 +135,25 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
     if n < 2:
         return [], 0.0, [0.0] * n
     drift, level = _median_polish(logs, n)
-    centred = {name: [x - level[name] for x in xs] for name, xs in logs.items()}
-    residual = {name: [x - d for x, d in zip(xs, drift, strict=True)] for name, xs in centred.items()}
-    sigma = noise(residual, spread)
+    for refined in (False, True):
+        centred = {name: [x - level[name] for x in xs] for name, xs in logs.items()}
+        residual = {name: [x - d for x, d in zip(xs, drift, strict=True)] for name, xs in centred.items()}
+        sigma = noise(residual, spread)
+        found = {name: segment(xs, sigma, alpha) for name, xs in residual.items()}
+        if refined or not any(found.values()):
+            break
+        # A series' own steps still pull the medians a little, so the drift carries a trace of each
+        # and hides part of it: estimate the drift again with the steps found taken out, once.
+        stepped = {name: _minus_steps(logs[name], residual[name], [k for k, _, _ in f])
+                   for name, f in found.items() if f}
+        drift, _ = _median_polish({name: stepped.get(name, xs) for name, xs in logs.items()}, n, 2,
+                                  {name: level[name] - _mean(stepped[name]) + _mean(logs[name]) if name in stepped
+                                   else level[name] for name in logs})
+        level = {name: median(x - d for x, d in zip(xs, drift, strict=True)) for name, xs in logs.items()}
     changes: list[Change] = []
-    for name, xs in residual.items():
-        found = segment(xs, sigma, alpha)
-        indexes = [k for k, _, _ in found]
-        changes += [Change(name, k, _relative(logs[name], k, indexes), z, p) for k, z, p in found]
+    for name, f in found.items():
+        indexes = [k for k, _, _ in f]
+        changes += [Change(name, k, _relative(logs[name], k, indexes), z, p) for k, z, p in f]
     # Version-wide steps: the drift itself and each group's median (both keep the shared part).
     count = max(len(centred), 1)
     shared = {"drift: all": (drift, sigma * 1.2533 / math.sqrt(count))}
