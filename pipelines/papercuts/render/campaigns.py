@@ -21,20 +21,23 @@ PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_r
 def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Path,
                      investigations: list[dict]) -> int:
     campaigns = fetch_dicts(con, query("campaign_pages"))
+    evidence: dict[str, list[tuple[str, bytes]]] = {}
+    for campaign, name, content in con.execute(query("campaign_evidence")).fetchall():
+        evidence.setdefault(campaign, []).append((name, content))
     for c in campaigns:
         folder = out_root / "campaigns" / c["id"]
         folder.mkdir(parents=True)
         rows = {f["file"]: f["rows"] for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})}
         prefix = f"{paths.data.name}/campaigns/{c['id']}/"
         files = []
-        for f in fetch_dicts(con, query("campaign_evidence"), {"campaign": c["id"]}):
+        for name, content in evidence.get(c["id"], []):
             # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
             # the raw tree is served as inert text by the headers in netlify.toml.
-            dest = out_root / VERBATIM / "campaigns" / c["id"] / f["name"]
+            dest = out_root / VERBATIM / "campaigns" / c["id"] / name
             dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(f["bytes"])
-            files.append({"name": f["name"], "url": campaign_url(c["id"]) + quote(f["name"]),
-                          "path": prefix + f["name"], "rows": rows.get(prefix + f["name"])})
+            dest.write_bytes(content)
+            files.append({"name": name, "url": campaign_url(c["id"]) + quote(name),
+                          "path": prefix + name, "rows": rows.get(prefix + name)})
         servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
         meta = {
             "title": c["title"], "date": c["date"],

@@ -72,10 +72,13 @@ def variant_colours(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 def _campaign_source(con, campaign) -> dict | None:
     """The source of the campaign a chart draws (a chart of one campaign cites it, wherever the
     chart is shown: a server page's own source is the hardware's)."""
-    if not campaign:
-        return None
-    rows = fetch_dicts(con, query("campaign_source"), {"campaign": str(campaign)})
-    return {k: (v or "") for k, v in rows[0].items()} if rows else None
+    return campaign_sources(con).get(str(campaign)) if campaign else None
+
+
+@lru_cache(maxsize=1)  # once per build's connection, not once per chart
+def campaign_sources(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:
+    return {r.pop("campaign"): {k: (v or "") for k, v in r.items()}
+            for r in fetch_dicts(con, query("campaign_source"))}
 
 
 def explore_url(params: dict | None) -> str:

@@ -138,8 +138,9 @@ def with_variant_colours(spec: dict, registry: dict[str, str]) -> dict:
                 picked = [registry.get(n) for n in names]
                 spare = iter(c for c in SERVER_PALETTE * 3 if c not in picked)
                 color["scale"] = {"domain": list(names), "range": [c or next(spare) for c in picked]}
-            for v in node.values():
-                walk(v)
+            for k, v in node.items():
+                if k not in ("data", "datasets"):  # rows: nothing to colour, and most of the spec
+                    walk(v)
         elif isinstance(node, list):
             for v in node:
                 walk(v)
