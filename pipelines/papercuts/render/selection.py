@@ -5,6 +5,7 @@ Shared by every chart family (comparison, cost, profile, repetition charts); hol
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..db import fetch_dicts, query
 from ..problems import UserError
@@ -34,8 +35,16 @@ def comparison(d: dict, where: str) -> dict:
             "base_build": base_build, "base_config": base_config}
 
 
+@lru_cache(maxsize=16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
+def _comparison_rows(con, campaign: str, server: str, base_build: str, base_config: str) -> tuple[dict, ...]:
+    return tuple(fetch_dicts(con, query("rqps_selection"), {"campaign": campaign, "server": server,
+                                                            "base_build": base_build, "base_config": base_config}))
+
+
 def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
-    rows = fetch_dicts(con, query("rqps_selection"), comparison(d, where))
+    c = comparison(d, where)
+    rows = [r for r in _comparison_rows(con, c["campaign"], c["server"], c["base_build"], c["base_config"])
+            if c["threads"] is None or r["threads"] == c["threads"]]
     variants = d.get("variants") or ordered_variants(rows)
     missing = [v for v in variants if v not in {r["variant"] for r in rows}]
     if missing:
@@ -66,8 +75,12 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
 
 def noise_by_threads(con, campaign: str, server: str) -> dict[int, float]:
     """threads -> the per-point noise σ (log units) its ladders measured (none: no ladder)."""
-    rows = con.execute(query("ladder_noise"), {"server": server}).fetchall()
-    return {t: sigma for c, t, sigma in rows if c == campaign}
+    return {t: sigma for c, t, sigma in _ladder_noise(con, server) if c == campaign}
+
+
+@lru_cache(maxsize=4)
+def _ladder_noise(con, server: str) -> tuple[tuple, ...]:
+    return tuple(con.execute(query("ladder_noise"), {"server": server}).fetchall())
 
 
 def threads_label(n: int) -> str:
