@@ -6,11 +6,10 @@ query), each relative to the same cost of the base variant; rQPS from the rqps m
 from __future__ import annotations
 
 from ..contract import OP_COSTS
-from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import cost_specs, tables
 from .registry import Drawn, chart_kind
-from .selection import comparison, explore_query, label, rqps_rows, threads_label
+from .selection import comparison, comparison_costs, explore_query, label, rqps_rows, threads_label
 
 COLUMNS = ["measure", "metric", "microbenchmark", "group", "variant", "relative", "value",
            "base_value", "unit", "repetitions", "order"]
@@ -35,7 +34,10 @@ def op_costs(con, d: dict, where: str):
     unknown = [m for m in wanted if m not in OP_COSTS]
     if unknown:
         raise UserError(f"{where}: unknown metric {', '.join(unknown)}; use some of {', '.join(OP_COSTS)}")
-    for r in fetch_dicts(con, query("op_costs_selection"), comparison(d, where)):
+    c = comparison(d, where)
+    for r in comparison_costs(con, c["campaign"], c["server"], c["base_build"], c["base_config"]):
+        if c["threads"] is not None and r["threads"] != c["threads"]:
+            continue
         name = label(r["microbenchmark"], r["range"])
         name = f"{name} @ {threads_label(r['threads'])}" if every_threads else name
         if r["variant"] in variants and r["metric"] in wanted and r["relative"] is not None \

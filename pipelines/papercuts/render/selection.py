@@ -41,6 +41,21 @@ def _comparison_rows(con, campaign: str, server: str, base_build: str, base_conf
                                                             "base_build": base_build, "base_config": base_config}))
 
 
+@lru_cache(maxsize=16)  # the cost charts of a comparison, and the server page deciding whether to draw one
+def comparison_costs(con, campaign: str, server: str, base_build: str, base_config: str) -> tuple[dict, ...]:
+    """Per-operation costs of a comparison at every thread count, each beside the base's."""
+    return tuple(fetch_dicts(con, query("op_costs_selection"), {"campaign": campaign, "server": server,
+                                                                "base_build": base_build, "base_config": base_config}))
+
+
+def cost_variants(con, campaign: str, server: str, threads: int, base_build: str, base_config: str) -> list[str]:
+    """The variants of a comparison with per-operation costs beside their rQPS, by version."""
+    found = {(tuple(r["version_key"]), r["build"], r["config"], r["variant"])
+             for r in comparison_costs(con, campaign, server, base_build, base_config)
+             if r["threads"] == threads and r["relative"] is not None}
+    return [v for *_, v in sorted(found)]
+
+
 def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
     c = comparison(d, where)
     rows = [r for r in _comparison_rows(con, c["campaign"], c["server"], c["base_build"], c["base_config"])

@@ -11,7 +11,7 @@ from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
 from .charts import make_chart
 from .ladder_links import ladder_links
-from .selection import natural, slug
+from .selection import cost_variants, natural, slug
 
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
 
@@ -35,9 +35,7 @@ def _cost_charts(con, server: str, c: dict, base: str, threads: str) -> list[dic
     """rQPS beside per-operation costs, when the comparison has costs."""
     if c["threads"] == "all":
         return []
-    variants = [r["variant"] for r in fetch_dicts(con, query("cost_variants"), {
-        "campaign": c["campaign"], "server": server, "threads": c["threads"],
-        "base_build": c["base_build"], "base_config": c["base_config"]})]
+    variants = cost_variants(con, c["campaign"], server, c["threads"], c["base_build"], c["base_config"])
     if not variants:
         return []
     return [{"id": slug("costs", c["campaign"], c["threads"], base), "kind": "op-costs",

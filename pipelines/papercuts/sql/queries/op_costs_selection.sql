@@ -1,12 +1,12 @@
--- Per-operation costs of one comparison (campaign, server, base variant, thread count or every
--- thread count when $threads is NULL), each with the same cost of the base variant.
+-- Per-operation costs of one comparison (campaign, server, base variant) at every thread count,
+-- each with the same cost of the base variant; a chart of one thread count keeps its own.
 SELECT o.microbenchmark, o."range", m."group", o.build, o.config,
        o.build || '.' || o.config AS variant, o.threads, o.metric, o.value, o.base_value,
        o.relative, o.repetitions, b.version_key
 FROM op_costs o
 JOIN builds b ON b.id = o.build
 JOIN microbenchmarks m ON m.name = o.microbenchmark
-WHERE o.campaign = $campaign AND o.server = $server AND ($threads IS NULL OR o.threads = $threads)
+WHERE o.campaign = $campaign AND o.server = $server
   AND o.base_build = $base_build AND o.base_config = $base_config
   AND (o.build, o.config) <> (o.base_build, o.base_config)
 ORDER BY m."group", o.microbenchmark, o."range", o.threads, o.metric, b.version_key, o.build, o.config;
