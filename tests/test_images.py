@@ -13,6 +13,7 @@ import pytest
 from datadir import write_data
 from papercuts.build import Timings, build
 from papercuts.paths import PROJECT, Paths
+from papercuts.render import images
 from papercuts.render.images import PNG_MAX_PIXELS, png_scale, recompress
 
 PAGE = "investigations/innodb-busy-wait-8030"
@@ -86,6 +87,20 @@ def test_an_unchanged_chart_is_not_drawn_again(tmp_path, monkeypatch):
     changed, after = images()
     assert changed.rendered == first.rendered  # the one chart's spec changed: drawn again
     assert after.keys() == svgs.keys() and all(after[n] != svgs[n] for n in svgs)
+
+
+def test_a_font_installed_since_the_images_were_cached_draws_them_again(tmp_path, monkeypatch):
+    # Text is measured with the system's fonts: a cached image drawn before a font was installed
+    # is a chart 1 px narrower than a fresh build's (seen when Chromium's packages arrived).
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    monkeypatch.setattr(images, "FONT_DIRS", (str(fonts), str(tmp_path / "absent")))
+    spec = b'{"mark": "bar"}'
+    before = images.cache_key(spec, images._renderer())
+    assert images.cache_key(spec, images._renderer()) == before
+    (fonts / "truetype").mkdir()
+    (fonts / "truetype" / "LiberationSans-Regular.ttf").write_bytes(b"font")
+    assert images.cache_key(spec, images._renderer()) != before
 
 
 @pytest.mark.browser

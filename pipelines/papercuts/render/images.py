@@ -49,10 +49,27 @@ class Drawn:
     reused: int = 0
 
 
+# Where the renderer finds system fonts (fontdb's Linux folders). Text is measured with them, so
+# installing a font (Chromium's packages bring some) changes a chart's drawn width.
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
+
+
+def fonts_digest() -> str:
+    """The installed fonts, as names and sizes: part of every image's cache key."""
+    h = hashlib.sha256()
+    for root in FONT_DIRS:
+        base = Path(root).expanduser()
+        for p in sorted(base.rglob("*")) if base.is_dir() else []:
+            if p.is_file():
+                h.update(f"{p}\0{p.stat().st_size}\0".encode())
+    return h.hexdigest()[:16]
+
+
 def _renderer() -> str:
     import vl_convert
 
-    return f"vl-convert {vl_convert.__version__} vega {vl_convert.get_vega_version()} vl {VL_VERSION}"
+    return (f"vl-convert {vl_convert.__version__} vega {vl_convert.get_vega_version()} vl {VL_VERSION} "
+            f"fonts {fonts_digest()}")
 
 
 def cache_key(spec: bytes, renderer: str) -> str:
