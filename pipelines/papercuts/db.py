@@ -25,3 +25,13 @@ def fetch_dicts(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[d
     cur = con.execute(sql, params or [])
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def insert_columns(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], values: list[list]) -> None:
+    """Insert rows given column by column: one statement through unnest, not one per row (DuckDB's
+    executemany runs a statement per row: 6 s for the ladders of 10⁵ results)."""
+    if not values or not values[0]:
+        return
+    quoted = ", ".join(f'"{c}"' for c in columns)
+    selects = ", ".join(f"unnest(${i + 1})" for i in range(len(columns)))
+    con.execute(f"INSERT INTO {table} ({quoted}) SELECT {selects}", values)

@@ -11,7 +11,7 @@ from collections import defaultdict
 
 import duckdb
 
-from ..db import query
+from ..db import insert_columns, query
 from .changepoints import detect
 
 MIN_BUILDS = 3  # two builds are a comparison, not a ladder
@@ -93,7 +93,7 @@ def build_ladders(con: duckdb.DuckDBPyConnection) -> int:
                             "regression" if ch.change < 0 else "improvement", ch.z, ch.pvalue))
     for table, rows in (("ladders", ladders), ("ladder_builds", positions), ("change_points", changes)):
         if rows:
-            marks = ", ".join("?" * len(rows[0]))
-            con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+            columns = [d[0] for d in con.execute(f"SELECT * FROM {table} LIMIT 0").description]
+            insert_columns(con, table, columns, [list(c) for c in zip(*rows, strict=True)])
     con.execute(query("known_matches"))
     return len(ladders)

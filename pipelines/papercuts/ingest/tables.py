@@ -4,7 +4,7 @@ from __future__ import annotations
 import duckdb
 
 from ..contract import ALL_TABLES
-from ..db import sql_files, table_name
+from ..db import insert_columns, sql_files, table_name
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
@@ -16,13 +16,8 @@ CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", 
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
-    if not rows:
-        return
-    # Column-wise lists through unnest: one statement per table instead of one per row.
-    quoted = ", ".join(f'"{c}"' for c in columns)
-    selects = ", ".join(f"unnest(${i + 1})" for i in range(len(columns)))
-    con.execute(f"INSERT INTO {table} ({quoted}) SELECT {selects}",
-                [[r.get(c) for r in rows] for c in columns])
+    if rows:
+        insert_columns(con, table, columns, [[r.get(c) for r in rows] for c in columns])
 
 
 def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:

@@ -5,7 +5,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import specs, tables
 from .registry import Drawn, chart_kind
-from .selection import RQPS_COLUMNS, comparison, explore_query, label, rqps_rows
+from .selection import RQPS_COLUMNS, comparison, explore_query, label, rqps_rows, throughput_rows
 from .specs import GROUP_ORDER
 
 
@@ -71,7 +71,7 @@ def published_summary(con, d, where):
 
 
 def _throughput(con, d, where) -> list[dict]:
-    rows = fetch_dicts(con, query("throughput"), {"campaign": d["campaign"], "server": d["server"]})
+    rows = throughput_rows(con, d["campaign"], d["server"])
     if not rows:
         raise UserError(f"{where}: no results for {d['server']} in campaign {d['campaign']}")
     return rows
@@ -81,13 +81,16 @@ def _throughput(con, d, where) -> list[dict]:
             doc="QPS against the thread count, one line per variant.")
 def throughput_lines(con, d, where):
     variants = list(d["variants"])
-    raw = [r for r in _throughput(con, d, where) if r["variant"] in variants]
-    missing = [v for v in variants if v not in {r["variant"] for r in raw}]
+    wanted = set(variants)
+    raw = [r for r in _throughput(con, d, where) if r["variant"] in wanted]
+    found = {r["variant"] for r in raw}
+    missing = [v for v in variants if v not in found]
     if missing:
         raise UserError(f"{where}: no results for {', '.join(missing)} in campaign {d['campaign']}")
     rows = [{"variant": r["variant"], "microbenchmark": label(r["microbenchmark"], r["range"]),
              "threads": r["threads"], "qps": r["qps"]} for r in raw]
-    rows.sort(key=lambda r: (variants.index(r["variant"]), r["microbenchmark"], r["threads"]))
+    place = {v: i for i, v in enumerate(variants)}
+    rows.sort(key=lambda r: (place[r["variant"]], r["microbenchmark"], r["threads"]))
     threads = sorted({r["threads"] for r in rows})
     grid = {(r["variant"], r["threads"]): r["qps"] for r in rows}
     body = [[tables.cell(str(t))] + [tables.cell(tables.fmt(grid.get((v, t)))) for v in variants]

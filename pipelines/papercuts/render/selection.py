@@ -41,6 +41,12 @@ def _comparison_rows(con, campaign: str, server: str, base_build: str, base_conf
                                                             "base_build": base_build, "base_config": base_config}))
 
 
+@lru_cache(maxsize=16)  # the server page deciding whether to draw throughput lines, and the lines
+def throughput_rows(con, campaign: str, server: str) -> tuple[dict, ...]:
+    """Measured QPS of a campaign on a server, repetitions averaged, by version."""
+    return tuple(fetch_dicts(con, query("throughput"), {"campaign": campaign, "server": server}))
+
+
 @lru_cache(maxsize=16)  # the cost charts of a comparison, and the server page deciding whether to draw one
 def comparison_costs(con, campaign: str, server: str, base_build: str, base_config: str) -> tuple[dict, ...]:
     """Per-operation costs of a comparison at every thread count, each beside the base's."""
@@ -61,15 +67,17 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
     rows = [r for r in _comparison_rows(con, c["campaign"], c["server"], c["base_build"], c["base_config"])
             if c["threads"] is None or r["threads"] == c["threads"]]
     variants = d.get("variants") or ordered_variants(rows)
-    missing = [v for v in variants if v not in {r["variant"] for r in rows}]
+    found = {r["variant"] for r in rows}
+    missing = [v for v in variants if v not in found]
     if missing:
         raise UserError(f"{where}: no rQPS rows for {', '.join(missing)} in campaign "
                         f"{d['campaign']} (check the campaign, server, threads and base)")
     every_threads = d["threads"] == "all"
     sigma = noise_by_threads(con, d["campaign"], d["server"])
     out = []
+    place = {v: i for i, v in enumerate(variants)}
     for r in rows:
-        if r["variant"] in variants:
+        if r["variant"] in place:
             name = label(r["microbenchmark"], r["range"])
             measured = sigma.get(r["threads"])
             out.append({
@@ -84,7 +92,7 @@ def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
     rank = {key: i for i, key in enumerate(sorted({r["sort"] for r in out}))}
     for r in out:
         r["order"] = rank[r.pop("sort")]
-    out.sort(key=lambda r: (r["order"], variants.index(r["variant"])))
+    out.sort(key=lambda r: (r["order"], place[r["variant"]]))
     return out, list(variants)
 
 
@@ -116,7 +124,8 @@ def ordered_variants(rows: list[dict]) -> list[str]:
     """Variants by version (never by string), then build and config in natural order."""
     seen: dict[str, tuple] = {}
     for r in rows:
-        seen.setdefault(r["variant"], (r["version_key"], natural(r["build"]), natural(r["config"])))
+        if r["variant"] not in seen:
+            seen[r["variant"]] = (r["version_key"], natural(r["build"]), natural(r["config"]))
     return sorted(seen, key=lambda v: seen[v])
 
 

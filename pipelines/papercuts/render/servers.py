@@ -11,7 +11,7 @@ from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
 from .charts import make_chart
 from .ladder_links import ladder_links
-from .selection import cost_variants, natural, slug
+from .selection import cost_variants, natural, slug, throughput_rows
 
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
 
@@ -70,7 +70,7 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
     sections = comparison_sections(con, server)
     measured = fetch_dicts(con, query("server_measured_campaigns"), {"s": server})
     for m in measured:
-        rows = fetch_dicts(con, query("throughput"), {"campaign": m["campaign"], "server": server})
+        rows = throughput_rows(con, m["campaign"], server)
         variants = list(dict.fromkeys(r["variant"] for r in rows))
         if len({r["threads"] for r in rows}) > 1:
             sections.append((f"Throughput vs threads: {m['campaign']}", [{

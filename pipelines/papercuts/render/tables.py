@@ -68,6 +68,8 @@ def to_csv(rows: list[dict], columns: list[str]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
-    for r in rows:
-        w.writerow([safe_csv_value(r.get(c)) for c in columns])
+    # The csv module already writes None as "", a float as its repr and others as str; only text
+    # that could start a formula needs safe_csv_value (one type test per cell, not a call).
+    w.writerows([v if type(v) is not str or not v.startswith(FORMULA_START) else safe_csv_value(v)
+                 for v in map(r.get, columns)] for r in rows)
     return buf.getvalue()
