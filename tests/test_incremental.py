@@ -57,3 +57,54 @@ def test_a_changed_campaign_is_read_again_and_the_others_come_from_the_last_buil
     clean = build(clean_paths)
     assert tree(paths.public) == tree(clean_paths.public)
     assert [p.render() for p in again.sorted()] == [p.render() for p in clean.sorted()]
+
+
+def _units(said: list[str]) -> tuple[int, int]:
+    line = next(s for s in said if "page unit(s) unchanged" in s)
+    kept, written = (int(w) for w in line.split() if w.isdigit())
+    return kept, written
+
+
+def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the_site_is_a_clean_builds(
+        data_copy, tmp_path):
+    """Issue 16.3: a new campaign rewrites its own page, its server's pages and the site-wide ones;
+    every other server's and campaign's pages come from the last build. A catalog change reaches
+    every page. Each time the site is byte for byte a clean build's."""
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    said: list[str] = []
+    build(paths, Timings(say=said.append))
+    kept, total = _units(said)
+    assert kept == 0 and total > 10
+
+    def clean(name: str) -> dict:
+        other = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name)
+        build(other)
+        return tree(other.public)
+
+    # A new campaign on dell32, of variants the site has: the 2024 one measured again, 1 % faster.
+    old = data_copy / "campaigns" / "2024-10-23-busy-wait-dell32"
+    new = data_copy / "campaigns" / "2026-11-01-busy-wait-dell32-again"
+    new.mkdir()
+    header, *rows = (old / "relative.csv").read_text().splitlines()
+    faster = [f"{key},{float(value) * 1.01:.2f}" for key, value in (r.rsplit(",", 1) for r in rows)]
+    (new / "relative.csv").write_text("\n".join([header, *faster]) + "\n")
+    (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
+                                                                                   "date = 2026-11-01"))
+    said.clear()
+    build(paths, Timings(say=said.append))
+    kept, written = _units(said)
+    # its page, and dell32's page, ladders and explorer files; nothing of the other servers
+    assert 0 < written <= 4 and kept + written == total + 1, said
+    assert tree(paths.public) == clean("after-new-campaign")
+    assert "2026-11-01-busy-wait-dell32-again" in (paths.public / "servers" / "dell32" / "index.html").read_text()
+
+    # A catalog row's text changed: every unit may show it, so every one is written again.
+    builds = data_copy / "builds.csv"
+    text = builds.read_text()
+    assert "Upstream MySQL 8.0.28." in text
+    builds.write_text(text.replace("Upstream MySQL 8.0.28.", "Upstream MySQL 8.0.28 (a release build).", 1))
+    said.clear()
+    build(paths, Timings(say=said.append))
+    kept, written = _units(said)
+    assert kept == 0 and written == total + 1, said
+    assert tree(paths.public) == clean("after-catalog")

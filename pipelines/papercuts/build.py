@@ -167,7 +167,10 @@ def _build(paths: Paths, timings: Timings) -> Problems:
         with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
             derive(con)
         with timings.stage("render", "pages, specs, tables and CSVs"):
-            timings.pages = render_site(con, ds, paths)
+            units: list[int] = []
+            timings.pages = render_site(con, ds, paths, units)
+            if timings.say and units:
+                timings.say(f"    {units[0]} page unit(s) unchanged since the last build, {units[1]} written")
             if paths.content_root is not None or paths.data == paths.project / "data":
                 # Pins name states of the project's data/ (or of the data given with its pages).
                 timings.pages += render_pins(paths, paths.generated)

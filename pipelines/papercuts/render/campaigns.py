@@ -12,6 +12,7 @@ from .bundle import write_bundle
 from .charts import make_chart
 from .frontmatter import page
 from .ladder_links import ladder_links
+from .reuse import Reuse
 from .servers import comparison_sections
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
@@ -19,58 +20,72 @@ PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_r
 
 
 def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Path,
-                     investigations: list[dict]) -> int:
+                     investigations: list[dict], reuse: Reuse) -> int:
     campaigns = fetch_dicts(con, query("campaign_pages"))
     evidence: dict[str, list[tuple[str, bytes]]] = {}
-    for campaign, name, content in con.execute(query("campaign_evidence")).fetchall():
-        evidence.setdefault(campaign, []).append((name, content))
+
+    def files_of(campaign: str) -> list[tuple[str, bytes]]:
+        if not evidence:  # every campaign's files in one query, and only if a page is written
+            evidence[""] = []
+            for cid, name, content in con.execute(query("campaign_evidence")).fetchall():
+                evidence.setdefault(cid, []).append((name, content))
+        return evidence.get(campaign, [])
+
     for c in campaigns:
-        folder = out_root / "campaigns" / c["id"]
-        folder.mkdir(parents=True)
-        rows = {f["file"]: f["rows"] for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})}
-        prefix = f"{paths.data.name}/campaigns/{c['id']}/"
-        files = []
-        for name, content in evidence.get(c["id"], []):
-            # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
-            # the raw tree is served as inert text by the headers in netlify.toml.
-            dest = out_root / VERBATIM / "campaigns" / c["id"] / name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(content)
-            files.append({"name": name, "url": campaign_url(c["id"]) + quote(name),
-                          "path": prefix + name, "rows": rows.get(prefix + name)})
-        servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
-        meta = {
-            "title": c["title"], "date": c["date"],
-            "campaign": {"id": c["id"], **{k: ("" if c[k] is None else c[k]) for k in PROVENANCE}},
-            "source": {"id": c["source_id"], "title": c["source_title"], "author": c["source_author"],
-                       "date": c["source_date"] or "", "publication": c["source_publication"] or "",
-                       "url": c["source_url"] or ""},
-            "servers": [{"id": s, "url": server_url(s)} for s in servers],
-            "files": files,
-            "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
-                               for i in investigations if c["id"] in i["campaigns"]],
-            # Shown as preformatted text, escaped by the template: never Markdown or shortcodes.
-            "readme": c["readme"] or "",
-            "ladders": ladder_links(con, campaign=c["id"]),
-        }
-        if c["raw_layout"]:
-            outcome = fetch_dicts(con, query("raw_outcome"), {"campaign": c["id"]})
-            meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
-                           "parsed": [r for r in outcome if r["status"] == "parsed"],
-                           "gaps": [r for r in outcome if r["status"] != "parsed"]}
-        score = {r["status"]: r["n"] for r in fetch_dicts(con, query("reproduction"), {"campaign": c["id"]})}
-        if score:
-            meta["reproduction"] = {
-                "total": sum(score.values()), "equal": score.get("equal", 0), "rounding": score.get("rounding", 0),
-                "misses": fetch_dicts(con, query("reproduction_misses"), {"campaign": c["id"]})}
-        checked, agreed = con.execute(query("tree_check"), {"campaign": c["id"]}).fetchone()
-        if checked:
-            meta["tree_check"] = {"checked": int(checked), "agreed": int(agreed)}
-        # The campaign's own comparisons against its base: every contributed campaign gets its chart.
-        sections = [sec for server in servers for sec in comparison_sections(con, server, c["id"])]
-        charts = [make_chart(con, d, f"campaign page {c['id']}") for _, defs in sections for d in defs]
-        meta["charts"] = [chart.front_matter() for chart in charts]
-        meta["sections"] = [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]
-        write_bundle(folder, meta, "", charts, out_root)
+        reuse.campaign(c["id"], out_root, lambda root, c=c: render_campaign(
+            con, c, files_of(c["id"]), paths, root, investigations))
     (out_root / "campaigns" / "_index.md").write_text(page({"title": "Campaigns"}, ""))
     return len(campaigns) + 1
+
+
+def render_campaign(con: duckdb.DuckDBPyConnection, c: dict, evidence: list[tuple[str, bytes]], paths: Paths,
+                    out_root: Path, investigations: list[dict]) -> int:
+    """One campaign's page bundle, its files published verbatim, and its charts' embed pages."""
+    folder = out_root / "campaigns" / c["id"]
+    folder.mkdir(parents=True)
+    rows = {f["file"]: f["rows"] for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})}
+    prefix = f"{paths.data.name}/campaigns/{c['id']}/"
+    files = []
+    for name, content in evidence:
+        # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
+        # the raw tree is served as inert text by the headers in netlify.toml.
+        dest = out_root / VERBATIM / "campaigns" / c["id"] / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(content)
+        files.append({"name": name, "url": campaign_url(c["id"]) + quote(name),
+                      "path": prefix + name, "rows": rows.get(prefix + name)})
+    servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
+    meta = {
+        "title": c["title"], "date": c["date"],
+        "campaign": {"id": c["id"], **{k: ("" if c[k] is None else c[k]) for k in PROVENANCE}},
+        "source": {"id": c["source_id"], "title": c["source_title"], "author": c["source_author"],
+                   "date": c["source_date"] or "", "publication": c["source_publication"] or "",
+                   "url": c["source_url"] or ""},
+        "servers": [{"id": s, "url": server_url(s)} for s in servers],
+        "files": files,
+        "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
+                           for i in investigations if c["id"] in i["campaigns"]],
+        # Shown as preformatted text, escaped by the template: never Markdown or shortcodes.
+        "readme": c["readme"] or "",
+        "ladders": ladder_links(con, campaign=c["id"]),
+    }
+    if c["raw_layout"]:
+        outcome = fetch_dicts(con, query("raw_outcome"), {"campaign": c["id"]})
+        meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
+                       "parsed": [r for r in outcome if r["status"] == "parsed"],
+                       "gaps": [r for r in outcome if r["status"] != "parsed"]}
+    score = {r["status"]: r["n"] for r in fetch_dicts(con, query("reproduction"), {"campaign": c["id"]})}
+    if score:
+        meta["reproduction"] = {
+            "total": sum(score.values()), "equal": score.get("equal", 0), "rounding": score.get("rounding", 0),
+            "misses": fetch_dicts(con, query("reproduction_misses"), {"campaign": c["id"]})}
+    checked, agreed = con.execute(query("tree_check"), {"campaign": c["id"]}).fetchone()
+    if checked:
+        meta["tree_check"] = {"checked": int(checked), "agreed": int(agreed)}
+    # The campaign's own comparisons against its base: every contributed campaign gets its chart.
+    sections = [sec for server in servers for sec in comparison_sections(con, server, c["id"])]
+    charts = [make_chart(con, d, f"campaign page {c['id']}") for _, defs in sections for d in defs]
+    meta["charts"] = [chart.front_matter() for chart in charts]
+    meta["sections"] = [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]
+    write_bundle(folder, meta, "", charts, out_root)
+    return 1

@@ -23,6 +23,7 @@ from ..paths import campaign_url, server_url
 from . import colours
 from .charts import variant_colours
 from .frontmatter import page, write_json
+from .reuse import Reuse
 from .selection import label, natural
 from .specs import GROUP_ORDER
 
@@ -31,18 +32,17 @@ MYCNF_MAX_BYTES = 65536  # larger files are linked, not inlined in the data file
 HIGHER_IS_BETTER = {"ipc"}  # of the per-op costs: for every other one, more is worse
 
 
-def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
+def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path, reuse: Reuse) -> int:
     """Write /explore/index.md and its data files; return the number of pages (1)."""
     folder = out_root / "explore"
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     servers = []
     for server, campaigns in con.execute(query("explore_servers")).fetchall():
-        data, costs = server_data(con, server)
-        write_json(folder / f"{server}.json", data)
-        if costs["value"]:
-            write_json(folder / f"{server}.costs.json", costs)
+        reuse.unit(f"explore {server}", reuse.by_server.get(server, []), out_root,
+                   lambda root, server=server: _server_files(con, server, root / "explore"))
+        costs = (folder / f"{server}.costs.json").is_file()
         servers.append({"id": server, "campaigns": campaigns, "data": f"{server}.json",
-                        "costs": f"{server}.costs.json" if costs["value"] else ""})
+                        "costs": f"{server}.costs.json" if costs else ""})
     # The default view: the server with the most campaigns (ties: the first by id).
     default = max(servers, key=lambda s: s["campaigns"])["id"] if servers else ""
     meta = {"title": "Explore the results", "explorer": True, "servers": servers, "default_server": default,
@@ -50,6 +50,16 @@ def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
                         for m, (short, what, _, tool) in OP_COSTS.items()]}
     (folder / "index.md").write_text(page(meta, ""))
     return 1
+
+
+def _server_files(con: duckdb.DuckDBPyConnection, server: str, folder: Path) -> int:
+    """A server's data file, and its costs file when it has per-operation costs (no page)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    data, costs = server_data(con, server)
+    write_json(folder / f"{server}.json", data)
+    if costs["value"]:
+        write_json(folder / f"{server}.costs.json", costs)
+    return 0
 
 
 def _columns(cur: duckdb.DuckDBPyConnection) -> dict[str, list]:

@@ -20,6 +20,7 @@ from .bundle import write_bundle
 from .charts import explore_url, make_chart
 from .frontmatter import page
 from .ladder_links import ladder_title
+from .reuse import Reuse
 from .selection import slug
 
 FEED_ENTRIES = 200  # the Atom feed: the newest campaigns' changes, largest first within a date
@@ -48,8 +49,19 @@ def what_it_can_see(builds: int, repetitions: int, noise: float) -> str:
             f"{max(floor, noise):.0%} are unlikely to be found here; a change not listed is not shown to be absent.")
 
 
-def render_ladders(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
-    rows = fetch_dicts(con, query("ladder_pages"))
+def render_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, reuse: Reuse) -> int:
+    pages = 0
+    for server, group in groupby(fetch_dicts(con, query("ladder_pages")), key=lambda r: r["server"]):
+        rows = list(group)
+        pages += reuse.unit(f"ladders {server}", reuse.by_server.get(server, []), out_root,
+                            lambda root, rows=rows: _server_ladders(con, rows, root))
+    (out_root / "ladders" / "_index.md").parent.mkdir(parents=True, exist_ok=True)
+    (out_root / "ladders" / "_index.md").write_text(page({"title": "Version ladders"}, ""))
+    return pages + 1 + render_regressions(con, out_root)
+
+
+def _server_ladders(con: duckdb.DuckDBPyConnection, rows: list[dict], out_root: Path) -> int:
+    """The ladder pages of one server: one per DBMS and thread count."""
     pages = 0
     for (server, dbms, threads), ladders in groupby(rows, key=lambda r: (r["server"], r["dbms"], r["threads"])):
         ladders = list(ladders)
@@ -71,9 +83,7 @@ def render_ladders(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
                 "threads": threads, "ladders": sections, "charts": [c.front_matter() for c in charts]}
         write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts, out_root)
         pages += 1
-    (out_root / "ladders" / "_index.md").parent.mkdir(parents=True, exist_ok=True)
-    (out_root / "ladders" / "_index.md").write_text(page({"title": "Version ladders"}, ""))
-    return pages + 1 + render_regressions(con, out_root)
+    return pages
 
 
 def _evidence(r: dict) -> list[dict]:

@@ -19,10 +19,12 @@ from .frontmatter import page, split
 from .investigations import render_investigation
 from .jinja import render_template
 from .ladder_pages import render_ladders
+from .reuse import Reuse
 from .servers import render_server
 
 
-def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
+def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None) -> int:
+    """Write the content tree; `reused`, if given, receives (units kept, units written)."""
     out = paths.generated.with_name(paths.generated.name + ".tmp")
     if out.exists():
         shutil.rmtree(out)
@@ -48,15 +50,17 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
                                                     if d.get("campaign")})})
         pages += 1
 
+    reuse = Reuse(con, ds, paths)
     servers = fetch_dicts(con, query("servers"))
     for server in servers:
-        render_server(con, server, investigations, out)
-        pages += 1
+        pages += reuse.server(server["id"], out, lambda root, server=server:
+                              render_server(con, server, investigations, root) or 1)
 
-    pages += render_campaigns(con, paths, out, investigations)
+    pages += render_campaigns(con, paths, out, investigations, reuse)
     pages += render_calibration_page(con, paths, out)
-    pages += render_ladders(con, out)
-    pages += render_explore(con, out)
+    pages += render_ladders(con, out, reuse)
+    pages += render_explore(con, out, reuse)
+    reuse.forget_others()
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
                                     ("servers", "Servers", ["html"])):
@@ -90,6 +94,8 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> int:
     pages += 1
 
     replace_path(out, paths.generated)
+    if reused is not None:
+        reused[:] = [reuse.reused, reuse.written]
     return pages
 
 

@@ -67,6 +67,7 @@ def load_cached(cdir: Path, where: str, cache: Path | None, ds, problems: Proble
         load()
         return False
     key = folder_digest(cdir, where)
+    ds.digests[cdir.name] = key
     entry = cache / f"{cdir.name}.pickle"
     try:
         with open(entry, "rb") as f:

@@ -30,6 +30,7 @@ class Dataset:
     alias_of: dict[str, str] = field(default_factory=dict)
     broken: dict[str, set[str]] = field(default_factory=dict)  # ids of catalog rows that failed
     reused: int = 0  # campaigns restored from the last build's reading (campaign_cache.py)
+    digests: dict[str, str] = field(default_factory=dict)  # campaign folder -> its bytes' hash (render/reuse.py)
 
 
 def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict,

@@ -1,0 +1,125 @@
+"""Pages kept from the last build: a server's page, a campaign's page, a server's ladder pages and
+its explorer files (each with their charts' specs, tables, CSVs and embed pages) are written
+again only when something they are drawn from has changed (issue 16.3).
+
+A unit's key hashes everything it can read, not what it happens to read:
+- Papercuts' own code, SQL and templates;
+- every input outside data/campaigns/ (catalogs, calibrations, known regressions) and every
+  hand-written page (investigations link servers and campaigns), and whether images are drawn;
+- the bytes of each campaign with rows on the unit's server, or of the unit's campaign
+  (validate/campaign_cache.folder_digest: files, places and code);
+- the colours of those campaigns' variants, which are assigned over the whole site.
+A unit's pages are a function of these alone, so a unit whose key is unchanged gives the same
+files, which are copied from the last build's (copied, not linked: later stages write beside
+them). The site is byte for byte a clean build's (tests/test_incremental.py). Pages of the whole
+site (home, indexes, regressions, calibration) are always written.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import duckdb
+
+from ..db import query
+from ..paths import Paths
+from ..publish.swap import remove
+from .charts import variant_colours
+from .images import enabled as images_enabled
+
+FORMAT = "papercuts-pages-reused 1"
+CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL, templates
+
+
+def _tree(h, label: str, root: Path, skip: str | None = None) -> None:
+    for p in sorted(root.rglob("*")) if root.is_dir() else []:
+        rel = p.relative_to(root)
+        if p.is_file() and "__pycache__" not in rel.parts and (skip is None or rel.parts[0] != skip):
+            h.update(f"{label}/{rel.as_posix()}\0{p.stat().st_size}\0".encode())
+            h.update(p.read_bytes())
+
+
+class Reuse:
+    """Units of the content tree, each produced into a folder of its own and kept by its key."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> None:
+        self.cache = paths.build / "pages-reused"
+        self.digests: dict[str, str] = getattr(ds, "digests", {})
+        # Without every campaign's digest (a build without the campaign cache) nothing is reused.
+        self.enabled = bool(self.digests) and len(self.digests) == len(ds.campaigns)
+        self.reused = self.written = 0
+        self.used: set[str] = set()
+        h = hashlib.sha256(FORMAT.encode())
+        _tree(h, "code", CODE)
+        _tree(h, "data", paths.data, skip="campaigns")
+        _tree(h, "content", paths.content)
+        h.update(f"data at {paths.data.name}\0images {images_enabled()}\0".encode())
+        self.common = h.hexdigest()
+        self.colours = variant_colours(con)
+        self.variants: dict[str, list[str]] = {}
+        for campaign, variant in con.execute(query("variant_groups")).fetchall():
+            self.variants.setdefault(campaign, []).append(variant)
+        self.by_server: dict[str, list[str]] = {}
+        for campaign, server in con.execute(query("campaign_server_pairs")).fetchall():
+            self.by_server.setdefault(server, []).append(campaign)
+
+    def key(self, name: str, campaigns: list[str]) -> str:
+        parts = {"unit": name, "campaigns": {c: self.digests.get(c) for c in sorted(campaigns)},
+                 "colours": {v: self.colours.get(v) for c in sorted(campaigns) for v in self.variants.get(c, [])}}
+        return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
+
+    def server(self, server: str, out_root: Path, produce: Callable[[Path], int]) -> int:
+        return self.unit(f"server {server}", self.by_server.get(server, []), out_root, produce)
+
+    def campaign(self, campaign: str, out_root: Path, produce: Callable[[Path], int]) -> int:
+        return self.unit(f"campaign {campaign}", [campaign], out_root, produce)
+
+    def unit(self, name: str, campaigns: list[str], out_root: Path, produce: Callable[[Path], int]) -> int:
+        """produce(root) writes the unit's files under root (as it would under the content tree)
+        and returns its page count; the files are then placed under out_root."""
+        if not self.enabled:
+            return produce(out_root)
+        key = self.key(name, campaigns)
+        entry = self.cache / hashlib.sha256(name.encode()).hexdigest()[:32]
+        self.used.add(entry.name)
+        try:
+            saved = json.loads((entry / "unit.json").read_text())
+        except (OSError, ValueError):
+            saved = {}
+        if saved.get("key") == key and (entry / "files").is_dir():
+            self.reused += 1
+        else:
+            tmp = entry.with_name(f"{entry.name}.tmp-{os.getpid()}")
+            remove(tmp)
+            (tmp / "files").mkdir(parents=True)
+            saved = {"key": key, "unit": name, "pages": produce(tmp / "files")}
+            (tmp / "unit.json").write_text(json.dumps(saved))
+            remove(entry)
+            tmp.rename(entry)
+            self.written += 1
+        _place(entry / "files", out_root)
+        return int(saved["pages"])
+
+    def forget_others(self) -> None:
+        """Remove the units this build did not have (a campaign or server gone, an old build's)."""
+        if self.enabled and self.cache.is_dir():
+            for p in self.cache.iterdir():
+                if p.name not in self.used:
+                    remove(p)
+
+
+def _place(src: Path, dest: Path) -> None:
+    """Copy a unit's files into the content tree; a file already there is a collision (two units
+    wrote one path), which is this code's bug, not the data's."""
+    for root, _, files in os.walk(src):
+        target = dest / Path(root).relative_to(src)
+        target.mkdir(parents=True, exist_ok=True)
+        for name in files:
+            out = target / name
+            if out.exists():
+                raise RuntimeError(f"two page units wrote {out}")
+            shutil.copyfile(os.path.join(root, name), out)
