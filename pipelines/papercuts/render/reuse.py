@@ -10,9 +10,9 @@ A unit's key hashes everything it can read, not what it happens to read:
   (validate/campaign_cache.folder_digest: files, places and code);
 - the colours of those campaigns' variants, which are assigned over the whole site.
 A unit's pages are a function of these alone, so a unit whose key is unchanged gives the same
-files, which are copied from the last build's (copied, not linked: later stages write beside
-them). The site is byte for byte a clean build's (tests/test_incremental.py). Pages of the whole
-site (home, indexes, regressions, calibration) are always written.
+files, which are taken from the last build's. The site is byte for byte a clean build's
+(tests/test_incremental.py). Pages of the whole site (home, indexes, regressions, calibration)
+are always written.
 """
 from __future__ import annotations
 
@@ -113,8 +113,10 @@ class Reuse:
 
 
 def _place(src: Path, dest: Path) -> None:
-    """Copy a unit's files into the content tree; a file already there is a collision (two units
-    wrote one path), which is this code's bug, not the data's."""
+    """Put a unit's files into the content tree as hard links (copies across file systems): no
+    later stage writes into a file it did not create (images and pins add files beside them, and
+    the next build writes a new tree), so the kept copy cannot change. A file already there is a
+    collision (two units wrote one path), which is this code's bug, not the data's."""
     for root, _, files in os.walk(src):
         target = dest / Path(root).relative_to(src)
         target.mkdir(parents=True, exist_ok=True)
@@ -122,4 +124,7 @@ def _place(src: Path, dest: Path) -> None:
             out = target / name
             if out.exists():
                 raise RuntimeError(f"two page units wrote {out}")
-            shutil.copyfile(os.path.join(root, name), out)
+            try:
+                os.link(os.path.join(root, name), out)
+            except OSError:
+                shutil.copyfile(os.path.join(root, name), out)
