@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -81,15 +82,26 @@ class Paths:
 
     def published(self, path: Path) -> str:
         """A data file's name on the site: 'data/…' whatever the working directory."""
-        return f"{self.data.name}/{Path(path).relative_to(self.data).as_posix()}"
+        return _published(self.data, str(path))
 
     def rel(self, path: Path) -> str:
         """A path as a contributor would type it: relative to the working directory if inside it."""
-        path = Path(path)
-        try:
-            return str(Path(os.path.abspath(path)).relative_to(Path.cwd().resolve()))
-        except ValueError:
-            return os.path.normpath(str(path))
+        return _rel(str(path), os.getcwd())
+
+
+# Both are asked for every row read from an archive's tables (tens of thousands of times per
+# file): remembered per path (and working directory) rather than recomputed through pathlib.
+@lru_cache(maxsize=65536)
+def _published(data: Path, path: str) -> str:
+    return f"{data.name}/{Path(path).relative_to(data).as_posix()}"
+
+
+@lru_cache(maxsize=65536)
+def _rel(path: str, cwd: str) -> str:
+    try:
+        return str(Path(os.path.abspath(path)).relative_to(Path(cwd).resolve()))
+    except ValueError:
+        return os.path.normpath(path)
 
 
 def server_url(server_id: str) -> str:
