@@ -28,9 +28,11 @@ def test_table_files_are_read_at_build_time_not_published(site):
 def test_a_large_table_is_cut_at_100_rows_with_a_link_to_its_whole_csv(site):
     cut = 0
     for table_path in site.generated.rglob("*.table.json"):
-        rows = json.loads(table_path.read_text())["rows"]
-        if len(rows) <= 100:
+        table = json.loads(table_path.read_text())
+        assert len(table["rows"]) == min(table["total"], 100)  # the file holds only what is shown
+        if table["total"] <= 100:
             continue
+        rows = range(table["total"])
         chart = table_path.name.removesuffix(".table.json")
         folder = table_path.parent.relative_to(site.generated)
         html = (site.public / folder / "index.html").read_text()

@@ -8,6 +8,7 @@ from .charts import Chart
 from .embeds import check_unique, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 from .images import enabled as images_enabled
+from .tables import shown
 
 
 def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path) -> None:
@@ -22,7 +23,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
     (folder / "index.md").write_text(page(meta, body))
     for c in charts:
         write_json(folder / f"{c.id}.vl.json", c.spec)
-        write_json(folder / f"{c.id}.table.json", c.table)
+        write_json(folder / f"{c.id}.table.json", shown(c.table))
         (folder / f"{c.id}.csv").write_text(c.csv)
     for d in meta.get("charts") or [] if charts else []:
         embed = root / d["embed"].strip("/")

@@ -21,9 +21,19 @@ def fmt(value, decimals: int = 2) -> str:
     return str(value)
 
 
+# A page's table shows at most this many rows, then links the chart's CSV, which has them all:
+# pages stay light, and Hugo reads no more of a table than it shows.
+SHOWN_ROWS = 100
+
+
 def table(columns: list[tuple[str, bool]], rows: list[list[dict]]) -> dict:
     return {"columns": [{"label": label, "numeric": numeric} for label, numeric in columns],
             "rows": rows}
+
+
+def shown(t: dict) -> dict:
+    """What the page's table file holds: the first SHOWN_ROWS rows and how many there are."""
+    return {"columns": t["columns"], "rows": t["rows"][:SHOWN_ROWS], "total": len(t["rows"])}
 
 
 def pivot_ratios(rows: list[dict], variants: list[str], row_key: str = "microbenchmark") -> dict:
