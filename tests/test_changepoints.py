@@ -99,3 +99,17 @@ def test_many_series_stepping_at_one_build_do_not_step_the_flat_ones():
                 false += not stepped
     assert hits == 40 * 12
     assert false <= 25
+
+
+def test_the_median_helper_is_statistics_median_bit_for_bit():
+    # The median polish uses its own median for speed; its drift and levels must not move.
+    import random
+    from statistics import median
+
+    from papercuts.derive.changepoints import _median
+
+    rng = random.Random(7)
+    for n in (1, 2, 3, 4, 7, 30, 31):
+        for _ in range(50):
+            xs = [rng.choice((0.1, -0.25, 1e-9, rng.gauss(0, 1))) for _ in range(n)]
+            assert _median(xs) == median(xs) and _median(xs) is not None

@@ -49,15 +49,17 @@ def _best_split(values: list[float], lo: int, hi: int, sigma: float) -> tuple[in
     total = sum(values[lo:hi])
     left = 0.0
     best = None
+    top = -1.0  # |z| of best: compared without rebuilding it (the loop runs per split per series)
+    sqrt = math.sqrt
     for k in range(lo + MIN_SEGMENT, hi - MIN_SEGMENT + 1):
         left += values[k - 1]
         nl, nr = k - lo, hi - k
         if nr < MIN_SEGMENT:
             break
         diff = (total - left) / nr - left / nl
-        z = diff / (sigma * math.sqrt(1 / nl + 1 / nr))
-        if best is None or abs(z) > abs(best[1]):
-            best = (k, z)
+        z = diff / (sigma * sqrt(1 / nl + 1 / nr))
+        if best is None or abs(z) > top:
+            best, top = (k, z), abs(z)
     return best
 
 
@@ -77,6 +79,14 @@ def segment(values: list[float], sigma: float, alpha: float = ALPHA) -> list[tup
             found.append((k, z, p))
             stack += [(lo, k), (k, hi)]
     return sorted(found)
+
+
+def _median(xs: list[float]) -> float:
+    """statistics.median, bit for bit, without its generality: the median polish takes one per
+    build and per series, several rounds over, for every ladder."""
+    s = sorted(xs)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
 
 
 def _mean(xs: list[float]) -> float:
@@ -107,10 +117,13 @@ def _median_polish(logs: dict[str, list[float]], n: int, rounds: int = 6,
     per-step medians, would carry their steps or its own errors into every series). Given the
     levels of an earlier polish, it starts from them (fewer rounds do)."""
     drift = [0.0] * n
-    level = level or {name: median(xs) for name, xs in logs.items()}
+    level = level or {name: _median(xs) for name, xs in logs.items()}
+    names = list(logs)
+    builds = list(zip(*logs.values(), strict=True))  # per build, every series' value
     for _ in range(rounds):
-        drift = [median(xs[b] - level[name] for name, xs in logs.items()) for b in range(n)]
-        level = {name: median(x - d for x, d in zip(xs, drift, strict=True)) for name, xs in logs.items()}
+        levels = [level[name] for name in names]
+        drift = [_median([x - v for x, v in zip(xs, levels, strict=True)]) for xs in builds]
+        level = {name: _median([x - d for x, d in zip(xs, drift, strict=True)]) for name, xs in logs.items()}
     shift = drift[0]
     return [d - shift for d in drift], {name: v + shift for name, v in level.items()}
 
@@ -149,7 +162,7 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
         drift, _ = _median_polish({name: stepped.get(name, xs) for name, xs in logs.items()}, n, 2,
                                   {name: level[name] - _mean(stepped[name]) + _mean(logs[name]) if name in stepped
                                    else level[name] for name in logs})
-        level = {name: median(x - d for x, d in zip(xs, drift, strict=True)) for name, xs in logs.items()}
+        level = {name: _median([x - d for x, d in zip(xs, drift, strict=True)]) for name, xs in logs.items()}
     changes: list[Change] = []
     for name, f in found.items():
         indexes = [k for k, _, _ in f]
@@ -160,7 +173,7 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
     for group in sorted(set(groups.values())):
         members = [centred[s] for s in centred if groups.get(s) == group]
         if len(members) >= 3:
-            med = [median(xs[b] for xs in members) for b in range(n)]
+            med = [_median([xs[b] for xs in members]) for b in range(n)]
             shared[f"median: {group}"] = (med, sigma * 1.2533 / math.sqrt(len(members)) * math.sqrt(2))
     for name, (xs, s) in shared.items():
         found = segment(xs, s, alpha)
