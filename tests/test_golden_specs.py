@@ -1,7 +1,8 @@
-"""Every emitted Vega-Lite spec is valid against the pinned schema and matches its golden file.
+"""Every emitted Vega-Lite spec is valid against the pinned schema and matches its golden file, and
+so does the CSV it draws (the chart's data, written once: render/datafile.py).
 
-On a mismatch (or a missing golden) the new spec is written beside the golden file as
-`*-changed.vl.json` for review; a test run never writes a golden file. `make golden` accepts the
+On a mismatch (or a missing golden) the new file is written beside the golden file as
+`*-changed.vl.json` or `*-changed.csv` for review; a test run never writes a golden file. `make golden` accepts the
 reviewed changes (tests/golden/accept.py).
 """
 from __future__ import annotations
@@ -49,15 +50,23 @@ def test_specs_are_valid_vega_lite(site, validator):
         assert not errors, f"{path.name}: {errors[0].message}"
 
 
-def test_specs_match_golden_files(site):
+def _golden_text(path: Path) -> str:
+    if path.suffix == ".csv":
+        return path.read_text()
+    # Goldens are pretty-printed for review; the site writes compact JSON.
+    return json.dumps(json.loads(path.read_text()), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_specs_and_their_data_match_golden_files(site):
     assert len(IMPORTED) >= 17 and len(specs(site, pinned=True)) >= 10
+    files = [f for p in specs(site, pinned=True) for f in (p, p.with_name(p.name.replace(".vl.json", ".csv")))]
     mismatched, missing = [], []
-    for path in specs(site, pinned=True):
+    for path in files:
         rel = path.relative_to(site.generated)
         golden = GOLDEN / rel
-        # Goldens are pretty-printed for review; the site writes compact JSON.
-        actual = json.dumps(json.loads(path.read_text()), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
-        changed = golden.with_name(golden.name.replace(".vl.json", "-changed.vl.json"))
+        actual = _golden_text(path)
+        stem, ext = golden.name.split(".", 1)
+        changed = golden.with_name(f"{stem}-changed.{ext}")
         if not golden.exists() or golden.read_text() != actual:
             changed.parent.mkdir(parents=True, exist_ok=True)
             changed.write_text(actual)
@@ -65,16 +74,18 @@ def test_specs_match_golden_files(site):
         else:
             changed.unlink(missing_ok=True)  # no stale copy for `make golden` to accept
     assert not missing, f"no golden file for {missing} (review the -changed files, then `make golden`)"
-    assert not mismatched, f"specs differ from golden (see *-changed.vl.json): {mismatched}"
-    goldens = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.vl.json")
-               if not p.name.endswith("-changed.vl.json")}
-    assert goldens == {p.relative_to(site.generated).as_posix() for p in specs(site, pinned=True)}, "stale golden files"
+    assert not mismatched, f"specs or data differ from golden (see *-changed.*): {mismatched}"
+    goldens = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*") if p.suffix in (".json", ".csv")
+               and "-changed." not in p.name}
+    assert goldens == {p.relative_to(site.generated).as_posix() for p in files}, "stale golden files"
 
 
 def test_specs_bind_data_by_name_and_carry_no_expressions(site):
-    """Data is inline and named 'table'; no spec holds a Vega expression string built from data."""
+    """Data is the chart's CSV beside the spec, named 'table'; no spec holds a Vega expression
+    string built from data."""
     for path in specs(site):
         spec = json.loads(path.read_text())
-        assert spec["data"]["name"] == "table"
+        assert spec["data"]["name"] == "table" and "values" not in spec["data"]
+        assert (path.parent / spec["data"]["url"]).is_file() and spec["data"]["url"].endswith(".csv")
         text = path.read_text()
         assert '"expr"' not in text and '"calculate"' not in text and '"filter"' not in text

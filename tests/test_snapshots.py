@@ -2,6 +2,7 @@
 on every build; later results leave it byte for byte as it was (issue 14)."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 
@@ -61,8 +62,11 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     assert 'data-spec-url="/embed/servers/box/' + CHART + '@2026-01-05/chart.vl.json"' in page
     assert "Data as of 2026-01-02" in live["index.html"].decode()
 
-    spec = (paths.public / "servers" / "box" / f"{CHART}.vl.json").read_bytes()
-    assert pinned["chart.vl.json"] == spec  # pinned today: the same numbers as the live chart
+    spec = json.loads((paths.public / "servers" / "box" / f"{CHART}.vl.json").read_bytes())
+    data = (paths.public / "servers" / "box" / f"{CHART}.csv").read_bytes()
+    # pinned today: the same numbers as the live chart, read from the pin's own copy of the CSV
+    assert pinned["chart.csv"] == data
+    assert json.loads(pinned["chart.vl.json"]) == {**spec, "data": {**spec["data"], "url": "chart.csv"}}
 
     # A results file lands days later, and a rerun corrects a number of the pinned chart.
     write_data(repo / "data", MORE)
@@ -75,7 +79,7 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     assert files(paths.public / PINNED) == pinned
     after = files(paths.public / LIVE)["index.html"].decode()
     assert after != live["index.html"].decode() and "Data as of 2026-01-09" in after
-    assert (paths.public / "servers" / "box" / f"{CHART}.vl.json").read_bytes() != spec  # the live chart moved
+    assert (paths.public / "servers" / "box" / f"{CHART}.csv").read_bytes() != data  # the live chart moved
 
 
 def test_a_pin_before_any_data_is_refused_at_its_line(repo, tmp_path):

@@ -15,10 +15,10 @@ from . import (
     colours,
     comparison_charts,
     cost_charts,
+    datafile,
     ladder_charts,
     profile_charts,
     repetition_charts,
-    tables,
 )
 from .registry import KINDS
 
@@ -56,9 +56,9 @@ def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
             raise UserError(f"{where}: chart '{d.get('id', '?')}' needs '{key}'")
     drawn = kind.draw(con, d, f"{where}: chart '{d['id']}'")
     spec = colours.with_variant_colours(drawn.spec, variant_colours(con))
+    spec, csv = datafile.refer(spec, d["id"], drawn.rows, drawn.columns)
     return Chart(d["id"], kind.name, d["title"], d.get("caption", ""), spec, drawn.table,
-                 tables.to_csv(drawn.rows, drawn.columns), len(drawn.rows), explore_url(drawn.explore),
-                 _campaign_source(con, d.get("campaign")))
+                 csv, len(drawn.rows), explore_url(drawn.explore), _campaign_source(con, d.get("campaign")))
 
 
 @lru_cache(maxsize=1)  # once per build's connection: every chart of the site uses the same colours

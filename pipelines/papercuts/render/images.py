@@ -3,7 +3,7 @@
 vl-convert (Vega and Vega-Lite in an embedded JavaScript runtime: no browser).
 
 Rendering is the slow part of a build (seconds for a tall chart's PNG), so each image is cached
-under the hash of what it is drawn from: the renderer's version, the scale and the spec's bytes.
+under the hash of what it is drawn from: the renderer's version, the scale, the spec and its CSV.
 An unchanged chart is copied from the cache, never drawn again; the cache folder (build/images/
 by default, or $PAPERCUTS_IMAGE_CACHE) may be shared by any number of builds and checkouts.
 """
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..paths import VERBATIM
 from ..problems import UserError
+from . import datafile
 from .embeds import image_stem
 
 PNG_SCALE = 2
@@ -108,12 +109,21 @@ def png_scale(svg: str) -> float:
     return min(PNG_SCALE, (PNG_MAX_PIXELS / pixels) ** 0.5) if pixels else PNG_SCALE
 
 
+def drawn_spec(spec_path: Path) -> bytes:
+    """What an image is drawn from: the spec with its CSV inline (the renderer fetches nothing)."""
+    spec = json.loads(spec_path.read_text())
+    url = (spec.get("data") or {}).get("url")
+    if url:
+        spec = datafile.inline(spec, (spec_path.parent / url).read_text())
+    return json.dumps(spec, sort_keys=True, separators=(",", ":")).encode()
+
+
 def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
     """Worker: one spec to SVG and PNG, each written beside its final name and renamed in place."""
     import vl_convert
 
     try:
-        svg = vl_convert.vegalite_to_svg(Path(spec_path).read_text(), vl_version=VL_VERSION)
+        svg = vl_convert.vegalite_to_svg(drawn_spec(Path(spec_path)).decode(), vl_version=VL_VERSION)
         png = recompress(vl_convert.svg_to_png(svg, scale=png_scale(svg)))
     except Exception as e:  # the renderer's own message, with the chart it failed on
         return f"{spec_path}: the image renderer failed: {e}"
@@ -153,7 +163,7 @@ def render_images(content: Path, cache: Path, workers: int | None = None) -> Dra
     todo: dict[str, Path] = {}
     placed: list[tuple[str, Path, Path]] = []
     for spec in specs(content):
-        key = cache_key(spec.read_bytes(), renderer)
+        key = cache_key(drawn_spec(spec), renderer)
         svg, png = image_names(content, spec)
         placed.append((key, svg, png))
         if not (cache / f"{key}.png").is_file():

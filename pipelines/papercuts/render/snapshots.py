@@ -20,6 +20,7 @@ chart's name; a sibling folder, since a Hugo page bundle cannot hold another pag
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -33,7 +34,7 @@ import duckdb
 
 from ..paths import Paths
 from ..problems import UserError
-from .frontmatter import page, split
+from .frontmatter import page, split, write_json
 
 FILE = "snapshots.toml"
 EMBED = re.compile(r"/embed(/.+/)([A-Za-z0-9][A-Za-z0-9_.-]*)/")
@@ -146,8 +147,12 @@ def render_pins(paths: Paths, out: Path) -> int:
         meta, _ = split(live.read_text(), str(live))
         folder = out / "embed" / pin.page.strip("/") / f"{pin.chart}@{pin.date.isoformat()}"
         folder.mkdir(parents=True)
-        for ext in ("vl.json", "csv"):
-            shutil.copyfile(then / pin.page.strip("/") / f"{pin.chart}.{ext}", folder / f"chart.{ext}")
+        bundle = then / pin.page.strip("/")
+        shutil.copyfile(bundle / f"{pin.chart}.csv", folder / "chart.csv")
+        spec = json.loads((bundle / f"{pin.chart}.vl.json").read_text())
+        if "url" in spec.get("data", {}):  # the spec reads the CSV beside it, renamed here
+            spec["data"]["url"] = "chart.csv"
+        write_json(folder / "chart.vl.json", spec)
         meta.update({"pinned": True, "as_of": pin.date.isoformat(), "commit": commit,
                      "build": {"publishResources": False}})
         (folder / "index.md").write_text(page(meta, ""))

@@ -1,7 +1,8 @@
 """Vega-Lite spec builders: rows in, a spec dict out. No I/O.
 
 Every spec names its inline data "table" so charts.js and the browser tests can count the rows
-the chart was drawn from; those rows are exactly the chart's CSV.
+the chart was drawn from; charts.py then moves those rows into the chart's CSV, which the spec
+reads (datafile.py).
 """
 from __future__ import annotations
 

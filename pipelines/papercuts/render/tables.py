@@ -7,6 +7,10 @@ import io
 from .colours import NOISE, ratio_class  # tables colour ratios the site's one way
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Text starting with a quote gets one more, so every quoted cell was guarded: a reader of the CSV
+# (a spreadsheet, or a chart's spec: datafile.py) drops exactly one and has the text back.
+GUARD = "'"
+GUARDED_START = (*FORMULA_START, GUARD)
 
 
 def cell(text: str, cls: str = "") -> dict:
@@ -54,16 +58,19 @@ def pivot_ratios(rows: list[dict], variants: list[str], row_key: str = "microben
     return table([("group", False), ("microbenchmark", False)] + [(v, True) for v in variants], out)
 
 
+def is_guarded(text: str) -> bool:
+    """Spreadsheet formula injection: text starting with = + - @ (or the guard's quote) is
+    written with a quote before it; numbers such as -5 are not."""
+    return text.startswith(GUARDED_START) and not _is_number(text)
+
+
 def safe_csv_value(value) -> str:
-    """Spreadsheet formula injection: text starting with = + - @ is prefixed with a quote."""
     if value is None:
         return ""
     if isinstance(value, float):
         return repr(value)
     text = str(value)
-    if text.startswith(FORMULA_START) and not _is_number(text):
-        return "'" + text
-    return text
+    return GUARD + text if is_guarded(text) else text
 
 
 def _is_number(text: str) -> bool:
@@ -80,6 +87,6 @@ def to_csv(rows: list[dict], columns: list[str]) -> str:
     w.writerow(columns)
     # The csv module already writes None as "", a float as its repr and others as str; only text
     # that could start a formula needs safe_csv_value (one type test per cell, not a call).
-    w.writerows([v if type(v) is not str or not v.startswith(FORMULA_START) else safe_csv_value(v)
+    w.writerows([v if type(v) is not str or not v.startswith(GUARDED_START) else safe_csv_value(v)
                  for v in map(r.get, columns)] for r in rows)
     return buf.getvalue()
