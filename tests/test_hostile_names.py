@@ -10,6 +10,7 @@ import pytest
 from papercuts.build import build
 from papercuts.paths import VERBATIM, Paths
 from papercuts.publish.serve import make_server
+from papercuts.render.frontmatter import split
 
 HOSTILE = [
     "<img src=x onerror=alert(1)>",
@@ -74,7 +75,8 @@ def hostile_site(tmp_path_factory):
 def test_generated_markdown_holds_no_contributed_text(hostile_site):
     paths, _ = hostile_site
     page = (paths.generated / "servers" / "evil" / "index.md").read_text()
-    body = page.split("\n---\n", 1)[1]
+    assert page.startswith("{")  # JSON front matter: contributed text is data there
+    body = split(page, "evil")[1]
     for text in HOSTILE + [CPU, "javascript:"]:
         assert text not in body
 
@@ -82,7 +84,7 @@ def test_generated_markdown_holds_no_contributed_text(hostile_site):
 def test_no_generated_page_body_holds_contributed_text(hostile_site):
     paths, _ = hostile_site
     pages = [p for p in paths.generated.rglob("*.md") if VERBATIM not in p.relative_to(paths.generated).parts]
-    bodies = {p: p.read_text().split("\n---\n", 1)[1] for p in pages}
+    bodies = {p: split(p.read_text(), str(p))[1] for p in pages}
     assert len(bodies) > 20
     for path, body in bodies.items():
         for text in (SUMMARY_TITLE, "youtube", "evil.example", TITLE, CPU):

@@ -10,6 +10,7 @@ with a quote (tables.py) loses that quote again in a calculate transform of the 
 from __future__ import annotations
 
 import json
+import re
 
 from . import tables
 
@@ -23,21 +24,30 @@ def columns(rows: list[dict], named: list[str]) -> list[str]:
     return [*named, *extra]
 
 
-def numeric(rows: list[dict], cols: list[str]) -> list[str]:
-    """The columns whose values are all numbers or null (bool is refused: CSV would say True)."""
-    out = []
+def _typed(rows: list[dict], cols: list[str]) -> tuple[list[str], list[str]]:
+    """(the columns whose values are all numbers or null, the text columns in which the formula
+    guard quotes some value), in one pass over each column. Booleans are refused: a CSV would
+    say True, which no reader gives back as a boolean."""
+    numbers, quoted = [], []
     for c in cols:
-        kinds = {type(r.get(c)) for r in rows} - {type(None)}
+        values = [r.get(c) for r in rows]
+        kinds = set(map(type, values)) - {type(None)}
         if bool in kinds:
             raise ValueError(f"column {c!r} holds booleans, which a CSV cannot give back exactly")
         if kinds <= {int, float}:
-            out.append(c)
-    return out
+            numbers.append(c)
+        elif str in kinds and _may_guard(values) and any(type(v) is str and tables.is_guarded(v) for v in values):
+            quoted.append(c)
+    return numbers, quoted
 
 
-def guarded(rows: list[dict], cols: list[str]) -> list[str]:
-    """The text columns in which the formula guard prefixed some value."""
-    return [c for c in cols if any(type(v) is str and tables.is_guarded(v) for v in map(lambda r: r.get(c), rows))]
+def _may_guard(values: list) -> bool:
+    """Whether any text starts with a character the guard quotes (one regex over the joined
+    column, not a test per value: most columns have none)."""
+    return bool(_GUARD_START.search("\0" + "\0".join(v for v in values if type(v) is str)))
+
+
+_GUARD_START = re.compile("\0[" + re.escape("".join(tables.GUARDED_START)) + "]")
 
 
 def unguard(field: str) -> dict:
@@ -54,9 +64,10 @@ def refer(spec: dict, chart_id: str, rows: list[dict], named: list[str]) -> tupl
     if values is not rows and values != rows:
         raise ValueError(f"chart {chart_id!r}: its spec was not drawn from its rows")
     cols = columns(rows, named)
+    numbers, quoted = _typed(rows, cols)
     spec = {**spec, "data": {"name": DATASET, "url": f"{chart_id}.csv",
-                             "format": {"type": "csv", "parse": {c: "number" for c in numeric(rows, cols)}}}}
-    fix = [unguard(c) for c in guarded(rows, cols)]
+                             "format": {"type": "csv", "parse": {c: "number" for c in numbers}}}}
+    fix = [unguard(c) for c in quoted]
     if fix:
         spec["transform"] = fix + spec.get("transform", [])
     return spec, tables.to_csv(rows, cols)
