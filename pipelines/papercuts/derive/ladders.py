@@ -37,7 +37,7 @@ CREATE TABLE change_points (
 """
 
 VALUES = """
-SELECT campaign, server, dbms, engine, family, threads, build, config, version, version_key,
+SELECT campaign, server, dbms, engine, family, threads, build, config, version,
        microbenchmark, "range", "group", value, repetitions, log_var
 FROM ladder_values
 ORDER BY campaign, server, dbms, engine, family, threads, version_key, build, config, microbenchmark, "range"
@@ -67,7 +67,7 @@ def build_ladders(con: duckdb.DuckDBPyConnection) -> int:
         index = {(b, c): i for i, (b, c, _) in enumerate(variants)}
         values: dict[tuple, dict[int, float]] = defaultdict(dict)
         groups, variances, reps = {}, [], 1
-        for b, c, _, _, test, rng, group, value, repetitions, log_var in rows:
+        for b, c, _, test, rng, group, value, repetitions, log_var in rows:
             values[(test, rng)][index[(b, c)]] = value
             groups[series_name(test, rng)] = group
             reps = max(reps, repetitions)

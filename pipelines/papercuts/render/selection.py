@@ -125,7 +125,7 @@ def ordered_variants(rows: list[dict]) -> list[str]:
     seen: dict[str, tuple] = {}
     for r in rows:
         if r["variant"] not in seen:
-            seen[r["variant"]] = (r["version_key"], natural(r["build"]), natural(r["config"]))
+            seen[r["variant"]] = (r["version_rank"], natural(r["build"]), natural(r["config"]))
     return sorted(seen, key=lambda v: seen[v])
 
 
