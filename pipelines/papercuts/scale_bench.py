@@ -7,7 +7,8 @@ of 50 builds (10⁴ rows), added to the shipped data. The data is labelled SYNTH
 folder, never published. Each build runs in its own process, so its peak memory (and Hugo's) is its own.
 Printed: per stage wall time and rows/s; pages, output bytes, peak memory; a full build, a
 no-change rebuild and a one-file-added rebuild; and the floors: DuckDB reading the same CSVs and
-computing rQPS, and Hugo rendering as many plain pages.
+computing rQPS, and Hugo rendering as many plain pages; then the heaviest page in Chromium
+(pages_bench.py: what it fetches, gzip, and when its charts are drawn).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from pathlib import Path
 import duckdb
 
 from .build import STAGES
+from .pages_bench import page_bench
 from .paths import PROJECT
 from .publish.hugo import hugo_binary
 from .synthetic import append_rows, build_row, new_campaign, server_row, shipped_with_synthetic_source
@@ -149,6 +151,7 @@ def scale_bench(scale: int) -> None:
         added = _build(data, root)
         floor_db = duckdb_floor(data)
         floor_hugo = hugo_floor(full["pages"], root)
+        heaviest = page_bench(root / "public")
     print(f"{'stage':<10}{'full s':>9}{'rows/s':>12}{'no change s':>13}{'1 file added s':>16}")
     for s in STAGES:
         if s in full["stages"]:
@@ -162,3 +165,4 @@ def scale_bench(scale: int) -> None:
           f"{added['wall'] / full['wall']:.0%}")
     print(f"floors: DuckDB load + rQPS {floor_db:.2f} s (build {full['wall'] / floor_db:.0f}× it); Hugo on "
           f"{full['pages']} plain pages {floor_hugo:.2f} s (hugo stage {full['stages']['hugo'] / floor_hugo:.1f}× it)")
+    print(heaviest)

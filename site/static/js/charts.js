@@ -113,10 +113,11 @@
   }
 
   function render(el) {
-    readSpec(el).then(function (spec) {
+    return readSpec(el).then(function (spec) {
       return vegaEmbed(el, fitWidth(spec, el.clientWidth || window.innerWidth), options(el));
     }).then(function (result) {
       el.dataset.rows = String(result.view.data("table").length);
+      el.dataset.ms = String(Math.round(performance.now()));  // drawn, since navigation began
       el.dataset.rendered = "true";
     }).catch(function (err) {
       fail(el, err);
