@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -234,3 +235,17 @@ def test_seed_004_profile_and_psdoit_charts_draw_every_printed_number(page, serv
     tooltip = page.locator("#vg-tooltip-element")
     tooltip.wait_for(state="visible")
     assert "74.70" in tooltip.inner_text()
+
+
+def test_a_large_table_shows_its_cells_when_the_reader_scrolls_to_it(page, server):
+    """A large table is laid out only near the viewport (content-visibility): scrolled to, it
+    shows its header and numbers as any table does, and it is in the page's text all along."""
+    open_page(page, server + "/servers/beelink/")
+    wrap = page.locator("#chart-costs-2024-02-16-beelink-mysql-5-6-to-8-0-1-my5621-rel-z10a-bee .table-wrap")
+    assert wrap.get_attribute("class") == "table-wrap large"
+    assert "microbenchmark" in wrap.text_content()
+    wrap.scroll_into_view_if_needed()
+    headers = wrap.locator("thead th").all_inner_texts()
+    assert headers[:3] == ["microbenchmark", "variant", "rQPS"]
+    first = [c.strip(" ▲▼") for c in wrap.locator("tbody tr").first.locator("td").all_inner_texts()]
+    assert len(first) == len(headers) and re.fullmatch(r"\d+\.\d\d", first[2]), first

@@ -43,3 +43,22 @@ def test_a_large_table_is_cut_at_100_rows_with_a_link_to_its_whole_csv(site):
         assert csv_url.endswith(f"{chart}.csv") and (site.public / csv_url.lstrip("/")).is_file()
         cut += 1
     assert cut > 0
+
+
+def test_only_large_tables_are_left_to_lay_out_near_the_viewport(site):
+    """A table of more than LARGE_CELLS shown cells is marked large (site.css: content-visibility),
+    and only such a table: a small one is laid out with its page, as before."""
+    from papercuts.render.tables import LARGE_CELLS
+
+    large = small = 0
+    for table_path in site.generated.rglob("*.table.json"):
+        table = json.loads(table_path.read_text())
+        is_large = len(table["rows"]) * len(table["columns"]) > LARGE_CELLS
+        assert table["large"] == is_large
+        chart = table_path.name.removesuffix(".table.json")
+        html = (site.public / table_path.parent.relative_to(site.generated) / "index.html").read_text()
+        figure = html.split(f'id="chart-{chart}"', 1)[1].split("</figure>", 1)[0]
+        assert ('class="table-wrap large"' in figure) == is_large, table_path
+        large += is_large
+        small += not is_large
+    assert large >= 2 and small > 100

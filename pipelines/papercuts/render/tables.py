@@ -35,9 +35,18 @@ def table(columns: list[tuple[str, bool]], rows: list[list[dict]]) -> dict:
             "rows": rows}
 
 
+# A shown table of more cells is laid out by the browser only when it nears the viewport (site.css
+# .table-wrap.large): a server page with five tables of 100 variants' columns spent about a second
+# laying them out before its first chart. Smaller tables are always laid out.
+LARGE_CELLS = 600
+
+
 def shown(t: dict) -> dict:
-    """What the page's table file holds: the first SHOWN_ROWS rows and how many there are."""
-    return {"columns": t["columns"], "rows": t["rows"][:SHOWN_ROWS], "total": len(t["rows"])}
+    """What the page's table file holds: the first SHOWN_ROWS rows, how many there are, and
+    whether it is large."""
+    rows = t["rows"][:SHOWN_ROWS]
+    return {"columns": t["columns"], "rows": rows, "total": len(t["rows"]),
+            "large": len(rows) * len(t["columns"]) > LARGE_CELLS}
 
 
 def pivot_ratios(rows: list[dict], variants: list[str], row_key: str = "microbenchmark") -> dict:
