@@ -5,6 +5,7 @@ data/README.md documents the same contract for people; tests/test_docs.py keeps 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_+-]{0,79}"
 GROUPS = ("point", "range", "write", "other")
@@ -44,7 +45,11 @@ class Table:
     per_campaign: bool = False
 
     def column(self, name: str) -> Column:
-        return next(c for c in self.columns if c.name == name)
+        return self._by_name[name]
+
+    @cached_property  # asked once per field of every row read: a dict, not a scan of the columns
+    def _by_name(self) -> dict[str, Column]:
+        return {c.name: c for c in self.columns}
 
 
 def _c(name, kind, required=False, **kw) -> Column:

@@ -144,6 +144,8 @@ class SysbenchRun:
 
 _VERSION = re.compile(r"^sysbench (\d[\w.\-]*?):?(?:\s|$)")
 _COMMAND = re.compile(r"\s(run|prepare|cleanup)(\s|$)")
+_CPUS = re.compile(r"(\d+) CPUs")
+_THREADS = re.compile(r"Number of threads: (\d+)")
 _COUNT_RATE = re.compile(r"^(\d+)\s*\((\d+(?:\.\d+)?) per sec\.\)$")
 _CHECKPOINT = re.compile(r"^\[\s*(\d+(?:\.\d+)?)s\s*\] Checkpoint report:$")
 _INTERVAL = re.compile(r"^\[\s*(\d+(?:\.\d+)?)s\s*\]\s+(.*)$")
@@ -232,11 +234,11 @@ class _Reader:
         """True if the line was the header's (or prose before the test started)."""
         if lineno == 1 and not _VERSION.match(line) and _COMMAND.search(line):
             self.command = line
-        elif lineno == 2 and self.command and (m := re.fullmatch(r"(\d+) CPUs", line)):
+        elif lineno == 2 and self.command and (m := _CPUS.fullmatch(line)):
             self.cpus = int(m[1])
         elif self.version is None and (m := _VERSION.match(line)):
             self.version = m[1]
-        elif m := re.fullmatch(r"Number of threads: (\d+)", line):
+        elif line.startswith("Number of threads: ") and (m := _THREADS.fullmatch(line)):
             self.threads = int(m[1])
         elif line == "Threads started!":
             self.started = True
