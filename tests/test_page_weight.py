@@ -62,3 +62,17 @@ def test_only_large_tables_are_left_to_lay_out_near_the_viewport(site):
         large += is_large
         small += not is_large
     assert large >= 2 and small > 100
+
+
+def test_a_table_file_holds_each_cells_final_class_and_refuses_any_other():
+    import pytest
+
+    from papercuts.render import tables
+
+    t = tables.table([("name", False), ("rQPS", True)],
+                     [[tables.cell("a"), tables.cell("0.50", "lt1 s2")], [tables.cell("b"), tables.cell("")]])
+    assert [[c["class"] for c in row] for row in tables.shown(t)["rows"]] == [["", "num lt1 s2"], ["", "num"]]
+    with pytest.raises(ValueError, match="not a ratio class"):
+        tables.shown(tables.table([("rQPS", True)], [[tables.cell("1", "x onmouseover")]]))
+    with pytest.raises(ValueError):  # a row of the wrong length
+        tables.shown(tables.table([("name", False), ("rQPS", True)], [[tables.cell("a")]]))

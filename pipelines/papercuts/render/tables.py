@@ -41,12 +41,25 @@ def table(columns: list[tuple[str, bool]], rows: list[list[dict]]) -> dict:
 LARGE_CELLS = 600
 
 
+# The classes a cell may carry (colours.ratio_class), which site.css colours.
+RATIO_CLASSES = frozenset({"", "eq1", "lt1 s1", "lt1 s2", "lt1 s3", "gt1 s1", "gt1 s2", "gt1 s3"})
+
+
 def shown(t: dict) -> dict:
-    """What the page's table file holds: the first SHOWN_ROWS rows, how many there are, and
-    whether it is large."""
-    rows = t["rows"][:SHOWN_ROWS]
+    """What the page's table file holds: the first SHOWN_ROWS rows, with each cell's final class
+    (`num` added in numeric columns: the page prints, it does not compute, per cell), how many
+    rows there are, and whether it is large."""
+    numeric = [c["numeric"] for c in t["columns"]]
+    rows = [[{"text": c["text"], "class": _cell_class(c["class"], num)} for c, num in zip(row, numeric, strict=True)]
+            for row in t["rows"][:SHOWN_ROWS]]
     return {"columns": t["columns"], "rows": rows, "total": len(t["rows"]),
             "large": len(rows) * len(t["columns"]) > LARGE_CELLS}
+
+
+def _cell_class(cls: str, numeric: bool) -> str:
+    if cls not in RATIO_CLASSES:
+        raise ValueError(f"table cell class {cls!r} is not a ratio class of colours.ratio_class")
+    return f"num {cls}".rstrip() if numeric else cls
 
 
 def pivot_ratios(rows: list[dict], variants: list[str], row_key: str = "microbenchmark") -> dict:
