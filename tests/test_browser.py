@@ -6,6 +6,7 @@ import io
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -245,6 +246,8 @@ def test_a_large_table_shows_its_cells_when_the_reader_scrolls_to_it(page, serve
     assert wrap.get_attribute("class") == "table-wrap large"
     assert "microbenchmark" in wrap.text_content()
     wrap.scroll_into_view_if_needed()
+    # laid out on the next frame after it nears the viewport: wait for it as a reader's eye would
+    expect(wrap.locator("thead th").first).to_have_text("microbenchmark", use_inner_text=True)
     headers = wrap.locator("thead th").all_inner_texts()
     assert headers[:3] == ["microbenchmark", "variant", "rQPS"]
     first = [c.strip(" ▲▼") for c in wrap.locator("tbody tr").first.locator("td").all_inner_texts()]
