@@ -76,3 +76,10 @@ def test_a_table_file_holds_each_cells_final_class_and_refuses_any_other():
         tables.shown(tables.table([("rQPS", True)], [[tables.cell("1", "x onmouseover")]]))
     with pytest.raises(ValueError):  # a row of the wrong length
         tables.shown(tables.table([("name", False), ("rQPS", True)], [[tables.cell("a")]]))
+
+
+def test_every_class_a_ratio_can_get_is_one_a_table_cell_may_carry():
+    from papercuts.render.colours import RATIO_CLASSES, ratio_class
+
+    got = {ratio_class(v / 100, band) for v in range(-5, 400) for band in (0.0, 0.01, 0.05)} | {ratio_class(None)}
+    assert got == RATIO_CLASSES

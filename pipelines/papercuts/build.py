@@ -176,7 +176,7 @@ def _build(paths: Paths, timings: Timings) -> Problems:
                 timings.pages += render_pins(paths, paths.generated)
         con.close()
         if images_enabled():
-            with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec)"):
+            with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec and CSV)"):
                 timings.images = render_images(paths.generated, paths.image_cache)
         elif timings.say:
             timings.say("    images: not drawn (PAPERCUTS_IMAGES=0, --no-images)")

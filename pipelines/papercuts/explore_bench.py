@@ -30,8 +30,7 @@ def explorer_bench(sites: dict[str, tuple[Path, str]]) -> None:
           f"{LOADS} loads and {CHANGES} base changes; goals: 1.5 s, 150 ms, 300 KB)")
     print(f"{'data':<26}{'rows':>8}{'gzip KB':>9}{'interactive s':>15}{'redraw ms':>11}{'rows drawn':>12}")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=None if CHROMIUM == "playwright" else CHROMIUM,
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         for label, (public, server) in sites.items():
             data = public / "explore" / f"{server}.json"
             rows = len(json.loads(data.read_text())["qps"]["qps"])
@@ -40,6 +39,12 @@ def explorer_bench(sites: dict[str, tuple[Path, str]]) -> None:
             print(f"{label:<26}{rows:>8}{size / 1024:>9.0f}{statistics.median(loads):>15.2f}"
                   f"{statistics.median(redraws) * 1000:>11.0f}{drawn:>12}")
         browser.close()
+
+
+def launch(playwright):
+    """The benches' headless Chromium (the one the browser tests use)."""
+    return playwright.chromium.launch(executable_path=None if CHROMIUM == "playwright" else CHROMIUM,
+                                      args=["--headless", "--no-sandbox", "--disable-gpu"])
 
 
 def _measure(browser, public: Path, server: str) -> tuple[list[float], list[float], int]:

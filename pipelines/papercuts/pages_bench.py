@@ -16,7 +16,7 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from .explore_bench import CHROMIUM
+from .explore_bench import launch
 from .publish.serve import make_server
 
 LOADS = 3
@@ -50,8 +50,8 @@ def heaviest(public: Path) -> tuple[str, int, int]:
             continue  # one chart each; its page is heavier
         size = sum(_gzip_size(f) for f in fetched(public, html))
         if size > best[1]:
-            url = "/" + html.parent.relative_to(public).as_posix().strip(".") + "/"
-            best = (url.replace("//", "/"), size, len(_SPEC.findall(html.read_text())))
+            folder = html.parent.relative_to(public).as_posix()
+            best = ("/" if folder == "." else f"/{folder}/", size, len(_SPEC.findall(html.read_text())))
     return best
 
 
@@ -65,8 +65,7 @@ def draw_seconds(public: Path, url: str) -> tuple[float, float, int]:
     first, every, failed = [], [], 0
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=None if CHROMIUM == "playwright" else CHROMIUM,
-                                        args=["--headless", "--no-sandbox", "--disable-gpu"])
+            browser = launch(p)
             for _ in range(LOADS):
                 context = browser.new_context(viewport={"width": 1366, "height": 900})
                 page = context.new_page()

@@ -72,6 +72,10 @@ def ratio_text_color(field: str) -> dict:
                           "value": "#ffffff"}, "value": "#111111"}
 
 
+# Every class ratio_class returns (site.css colours each); a table cell may carry only these.
+RATIO_CLASSES = frozenset({"", "eq1", *(f"{d} s{k}" for d in ("lt1", "gt1") for k in (1, 2, 3))})
+
+
 def ratio_class(value: float | None, band: float = NOISE) -> str:
     """The table-cell class for a ratio: direction (lt1/gt1), strength (s1..s3) or within noise."""
     if value is None or value <= 0:

@@ -150,8 +150,7 @@ def render_pins(paths: Paths, out: Path) -> int:
         bundle = then / pin.page.strip("/")
         shutil.copyfile(bundle / f"{pin.chart}.csv", folder / "chart.csv")
         spec = json.loads((bundle / f"{pin.chart}.vl.json").read_text())
-        if "url" in spec.get("data", {}):  # the spec reads the CSV beside it, renamed here
-            spec["data"]["url"] = "chart.csv"
+        spec["data"]["url"] = "chart.csv"  # the spec reads the CSV beside it, renamed here
         write_json(folder / "chart.vl.json", spec)
         meta.update({"pinned": True, "as_of": pin.date.isoformat(), "commit": commit,
                      "build": {"publishResources": False}})

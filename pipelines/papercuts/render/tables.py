@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 import io
 
-from .colours import NOISE, ratio_class  # tables colour ratios the site's one way
+from .colours import NOISE, RATIO_CLASSES, ratio_class  # tables colour ratios the site's one way
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Text starting with a quote gets one more, so every quoted cell was guarded: a reader of the CSV
@@ -39,10 +39,6 @@ def table(columns: list[tuple[str, bool]], rows: list[list[dict]]) -> dict:
 # .table-wrap.large): a server page with five tables of 100 variants' columns spent about a second
 # laying them out before its first chart. Smaller tables are always laid out.
 LARGE_CELLS = 600
-
-
-# The classes a cell may carry (colours.ratio_class), which site.css colours.
-RATIO_CLASSES = frozenset({"", "eq1", "lt1 s1", "lt1 s2", "lt1 s3", "gt1 s1", "gt1 s2", "gt1 s3"})
 
 
 def shown(t: dict) -> dict:
