@@ -101,15 +101,28 @@ def test_many_series_stepping_at_one_build_do_not_step_the_flat_ones():
     assert false <= 25
 
 
-def test_the_median_helper_is_statistics_median_bit_for_bit():
-    # The median polish uses its own median for speed; its drift and levels must not move.
-    import random
-    from statistics import median
+def test_the_median_polish_is_tukeys_with_statistics_median_bit_for_bit():
+    """The drift is a median polish (series level + build effect), not a mean: one series' own step
+    must not move it. The numpy polish is checked against the textbook loop, bit for bit."""
+    import numpy as np
 
-    from papercuts.derive.changepoints import _median
+    from papercuts.derive.changepoints import median_polish
+
+    def reference(rows, rounds=6):
+        level = [statistics.median(xs) for xs in rows]
+        drift = [0.0] * len(rows[0])
+        for _ in range(rounds):
+            drift = [statistics.median(xs[b] - v for xs, v in zip(rows, level, strict=True))
+                     for b in range(len(drift))]
+            level = [statistics.median(x - d for x, d in zip(xs, drift, strict=True)) for xs in rows]
+        return [d - drift[0] for d in drift], [v + drift[0] for v in level]
 
     rng = random.Random(7)
-    for n in (1, 2, 3, 4, 7, 30, 31):
-        for _ in range(50):
-            xs = [rng.choice((0.1, -0.25, 1e-9, rng.gauss(0, 1))) for _ in range(n)]
-            assert _median(xs) == median(xs) and _median(xs) is not None
+    for count, builds in ((1, 2), (2, 3), (3, 8), (30, 8), (31, 101)):
+        rows = [[rng.choice((0.1, -0.25, 1e-9, rng.gauss(0, 1))) for _ in range(builds)] for _ in range(count)]
+        drift, level = median_polish(np.array(rows))
+        assert (drift.tolist(), level.tolist()) == reference(rows)
+    # One series stepping by 50 % leaves the drift of 30 flat ones at zero.
+    rows = [[0.0] * 8 for _ in range(30)]
+    rows[0] = [0.0] * 4 + [0.5] * 4
+    assert median_polish(np.array(rows))[0].tolist() == [0.0] * 8

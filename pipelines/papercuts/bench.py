@@ -130,4 +130,4 @@ def detection_bench(seed: int = 1) -> None:
     print("no step: changes in the series without a step, per 100 such series (alarms with nothing behind them); "
           "misplaced: changes in a stepped series away from its step, per 100 stepped series (a real, small "
           "step found at the wrong build: most are 2-3 % steps in 2 % noise)")
-    print(f"detection time: {10_000 * seconds / series:.2f} s per 10,000 series of 100 builds (pure Python, 1 core)")
+    print(f"detection time: {10_000 * seconds / series:.2f} s per 10,000 series of 100 builds (numpy, 1 core)")

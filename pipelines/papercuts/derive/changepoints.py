@@ -16,16 +16,17 @@ Detection, for series of any length (the common real case is 4-12 builds, one ru
    or, where repetitions exist, their pooled spread, whichever is larger.
 3. Binary segmentation: the split that maximises the two-sample z of the segment means is kept
    when its p-value, Bonferroni-corrected for the splits tried, is below ALPHA; each side is then
-   searched again. With n builds this is O(n log n) per series.
+   searched again. With n builds this is O(n log n) per series; the open segments of every series
+   of a ladder are scored together (numpy), so a ladder costs a few passes over its matrix.
 
 Every change names the builds it sits between, its relative size (mean after / mean before - 1
 on the series as measured, drift included), its direction and its p-value.
 """
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
-from statistics import NormalDist, median
+from statistics import NormalDist
+
+import numpy as np
 
 ALPHA = 0.002  # per split tested, Bonferroni-corrected: false alarms stay near 1 per 100 series
 MIN_SEGMENT = 1
@@ -41,100 +42,100 @@ class Change:
     pvalue: float
 
 
-def _best_split(values: list[float], lo: int, hi: int, sigma: float) -> tuple[int, float] | None:
-    """The split k in (lo, hi) with the largest |z| of mean(values[k:hi]) - mean(values[lo:k])."""
-    n = hi - lo
-    if n < 2 * MIN_SEGMENT or sigma <= 0:
-        return None
-    total = sum(values[lo:hi])
-    left = 0.0
-    best = None
-    top = -1.0  # |z| of best: compared without rebuilding it (the loop runs per split per series)
-    sqrt = math.sqrt
-    for k in range(lo + MIN_SEGMENT, hi - MIN_SEGMENT + 1):
-        left += values[k - 1]
-        nl, nr = k - lo, hi - k
-        if nr < MIN_SEGMENT:
-            break
-        diff = (total - left) / nr - left / nl
-        z = diff / (sigma * sqrt(1 / nl + 1 / nr))
-        if best is None or abs(z) > top:
-            best, top = (k, z), abs(z)
-    return best
+def _best_splits(prefix: np.ndarray, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each segment values[rows[i]][lo[i]:hi[i]] (of at least 2 * MIN_SEGMENT points), the split
+    k with the largest |z| of the mean after k minus the mean before it, and that z; every segment
+    scored at once from the rows' prefix sums. Ties go to the first k."""
+    n = prefix.shape[1] - 1
+    ks = np.arange(1, n)
+    nl, nr = ks - lo[:, None], hi[:, None] - ks
+    valid = (nl >= MIN_SEGMENT) & (nr >= MIN_SEGMENT)
+    nl, nr = np.maximum(nl, 1), np.maximum(nr, 1)  # outside the segment: any number, masked below
+    sums = prefix[rows]
+    at = np.arange(len(rows))
+    base = sums[at, lo]
+    left = sums[:, 1:n] - base[:, None]
+    total = sums[at, hi] - base
+    z = ((total[:, None] - left) / nr - left / nl) / (sigma[rows, None] * np.sqrt(1 / nl + 1 / nr))
+    best = np.where(valid, np.abs(z), -1.0).argmax(axis=1)
+    return best + 1, z[at, best]
+
+
+def segment_all(values: np.ndarray, sigma: np.ndarray, alpha: float = ALPHA) -> list[list[tuple[int, float, float]]]:
+    """Binary segmentation of every row of values (series x builds, log units) with per-point noise
+    sigma[row]: per row, its change indexes (index, z, p), in order. A split is kept when its
+    p-value, Bonferroni-corrected for the splits tried, is below alpha; each side is then searched
+    again. The segments still open are searched together, one pass over the matrix per round."""
+    count, n = values.shape
+    found: list[list[tuple[int, float, float]]] = [[] for _ in range(count)]
+    if n < 2 * MIN_SEGMENT:
+        return found
+    prefix = np.zeros((count, n + 1))
+    np.cumsum(values, axis=1, out=prefix[:, 1:])
+    rows = np.flatnonzero(sigma > 0)
+    lo, hi = np.zeros(len(rows), dtype=np.int64), np.full(len(rows), n, dtype=np.int64)
+    while len(rows):
+        ks, zs = _best_splits(prefix, rows, lo, hi, sigma)
+        kept = []
+        for i, (row, k, z, a, b) in enumerate(zip(rows.tolist(), ks.tolist(), zs.tolist(), lo.tolist(), hi.tolist(),
+                                                  strict=True)):
+            p = min(1.0, 2 * (1 - _NORMAL.cdf(abs(z))) * (b - a - 1))
+            if p < alpha:
+                found[row].append((k, z, p))
+                kept.append(i)
+        kept = np.array(kept, dtype=np.int64)
+        rows = np.concatenate([rows[kept], rows[kept]])
+        lo, hi = np.concatenate([lo[kept], ks[kept]]), np.concatenate([ks[kept], hi[kept]])
+        wide = hi - lo >= 2 * MIN_SEGMENT
+        rows, lo, hi = rows[wide], lo[wide], hi[wide]
+    return [sorted(f) for f in found]
 
 
 def segment(values: list[float], sigma: float, alpha: float = ALPHA) -> list[tuple[int, float, float]]:
     """Change indexes of one series of log values with per-point noise sigma: (index, z, p)."""
-    found: list[tuple[int, float, float]] = []
-    stack = [(0, len(values))]
-    while stack:
-        lo, hi = stack.pop()
-        best = _best_split(values, lo, hi, sigma)
-        if best is None:
-            continue
-        k, z = best
-        tried = hi - lo - 1
-        p = min(1.0, 2 * (1 - _NORMAL.cdf(abs(z))) * tried)
-        if p < alpha:
-            found.append((k, z, p))
-            stack += [(lo, k), (k, hi)]
-    return sorted(found)
+    return segment_all(np.array([values], dtype=float), np.array([sigma]), alpha)[0]
 
 
-def _median(xs: list[float]) -> float:
-    """statistics.median, bit for bit, without its generality: the median polish takes one per
-    build and per series, several rounds over, for every ladder."""
-    s = sorted(xs)
-    m = len(s) // 2
-    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
-
-
-def _mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs)
-
-
-def noise(series: dict[str, list[float]], spread: float | None = None) -> float:
-    """Per-point noise of a ladder's (drift-removed) log series: the median absolute successive
-    difference / (0.6745 * sqrt 2), which a few steps barely move; at least the repetitions' spread."""
-    diffs = [abs(b - a) for xs in series.values() for a, b in zip(xs, xs[1:], strict=False)]
-    sigma = median(diffs) / (0.6745 * math.sqrt(2)) if diffs else 0.0
+def noise(residual: np.ndarray, spread: float | None = None) -> float:
+    """Per-point noise of a ladder's (drift-removed) log series (series x builds): the median absolute
+    successive difference / (0.6745 * sqrt 2), which a few steps barely move; at least the
+    repetitions' spread."""
+    diffs = np.abs(np.diff(residual, axis=1))
+    sigma = float(np.median(diffs)) / (0.6745 * math.sqrt(2)) if diffs.size else 0.0
     return max(sigma, spread or 0.0)
 
 
-def _relative(values: list[float], index: int, changes: list[int]) -> float:
+def _relative(values: np.ndarray, index: int, changes: list[int]) -> float:
     """exp(mean of the segment after - mean of the segment before) - 1, segments bounded by the
     neighbouring changes."""
     bounds = [0, *sorted(changes), len(values)]
     i = bounds.index(index)
     before, after = values[bounds[i - 1]:index], values[index:bounds[i + 1]]
-    return math.exp(_mean(after) - _mean(before)) - 1
+    return math.exp(float(after.mean() - before.mean())) - 1
 
 
-def _median_polish(logs: dict[str, list[float]], n: int, rounds: int = 6,
-                   level: dict[str, float] | None = None) -> tuple[list[float], dict]:
-    """Tukey's median polish of log QPS = level per series + drift per build: medians, so the
-    few series with a step of their own do not move the drift (a mean, or a running sum of
-    per-step medians, would carry their steps or its own errors into every series). Given the
+def median_polish(logs: np.ndarray, rounds: int = 6,
+                  level: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Tukey's median polish of log QPS (series x builds) = level per series + drift per build:
+    medians, so the few series with a step of their own do not move the drift (a mean, or a running
+    sum of per-step medians, would carry their steps or its own errors into every series). Given the
     levels of an earlier polish, it starts from them (fewer rounds do)."""
-    drift = [0.0] * n
-    level = level or {name: _median(xs) for name, xs in logs.items()}
-    names = list(logs)
-    builds = list(zip(*logs.values(), strict=True))  # per build, every series' value
+    drift = np.zeros(logs.shape[1])
+    level = np.median(logs, axis=1) if level is None else level
     for _ in range(rounds):
-        levels = [level[name] for name in names]
-        drift = [_median([x - v for x, v in zip(xs, levels, strict=True)]) for xs in builds]
-        level = {name: _median([x - d for x, d in zip(xs, drift, strict=True)]) for name, xs in logs.items()}
+        drift = np.median(logs - level[:, None], axis=0)
+        level = np.median(logs - drift, axis=1)
     shift = drift[0]
-    return [d - shift for d in drift], {name: v + shift for name, v in level.items()}
+    return drift - shift, level + shift
 
 
-def _minus_steps(xs: list[float], residual: list[float], changes: list[int]) -> list[float]:
+def _minus_steps(xs: np.ndarray, residual: np.ndarray, changes: list[int]) -> np.ndarray:
     """xs without the steps found in it: each segment's mean residual taken out."""
     bounds = [0, *sorted(changes), len(xs)]
-    out = list(xs)
+    out = xs.copy()
     for a, b in zip(bounds, bounds[1:], strict=False):
-        m = _mean(residual[a:b])
-        out[a:b] = [x - m for x in xs[a:b]]
+        out[a:b] -= residual[a:b].mean()
     return out
 
 
@@ -143,40 +144,44 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
     """Changes in one ladder: series name -> QPS per build (same builds, in ladder order, all > 0);
     groups: series name -> point/range/write. Returns the changes, the per-point noise (log units)
     and the shared drift per build (log units, first build 0)."""
-    logs = {name: [math.log(v) for v in values] for name, values in series.items()}
-    n = len(next(iter(logs.values()))) if logs else 0
+    names = list(series)
+    n = len(series[names[0]]) if names else 0
     if n < 2:
         return [], 0.0, [0.0] * n
-    drift, level = _median_polish(logs, n)
+    logs = np.log(np.array([series[name] for name in names], dtype=float))
+    drift, level = median_polish(logs)
     for refined in (False, True):
-        centred = {name: [x - level[name] for x in xs] for name, xs in logs.items()}
-        residual = {name: [x - d for x, d in zip(xs, drift, strict=True)] for name, xs in centred.items()}
+        centred = logs - level[:, None]
+        residual = centred - drift
         sigma = noise(residual, spread)
-        found = {name: segment(xs, sigma, alpha) for name, xs in residual.items()}
-        if refined or not any(found.values()):
+        found = segment_all(residual, np.full(len(names), sigma), alpha)
+        stepped = [i for i, f in enumerate(found) if f]
+        if refined or not stepped:
             break
         # A series' own steps still pull the medians a little, so the drift carries a trace of each
         # and hides part of it: estimate the drift again with the steps found taken out, once.
-        stepped = {name: _minus_steps(logs[name], residual[name], [k for k, _, _ in f])
-                   for name, f in found.items() if f}
-        drift, _ = _median_polish({name: stepped.get(name, xs) for name, xs in logs.items()}, n, 2,
-                                  {name: level[name] - _mean(stepped[name]) + _mean(logs[name]) if name in stepped
-                                   else level[name] for name in logs})
-        level = {name: _median([x - d for x, d in zip(xs, drift, strict=True)]) for name, xs in logs.items()}
+        without = logs.copy()
+        for i in stepped:
+            without[i] = _minus_steps(logs[i], residual[i], [k for k, _, _ in found[i]])
+        start = level.copy()
+        start[stepped] += logs[stepped].mean(axis=1) - without[stepped].mean(axis=1)
+        drift, _ = median_polish(without, 2, start)
+        level = np.median(logs - drift, axis=1)
     changes: list[Change] = []
-    for name, f in found.items():
+    for name, xs, f in zip(names, logs, found, strict=True):
         indexes = [k for k, _, _ in f]
-        changes += [Change(name, k, _relative(logs[name], k, indexes), z, p) for k, z, p in f]
+        changes += [Change(name, k, _relative(xs, k, indexes), z, p) for k, z, p in f]
     # Version-wide steps: the drift itself and each group's median (both keep the shared part).
-    count = max(len(centred), 1)
-    shared = {"drift: all": (drift, sigma * 1.2533 / math.sqrt(count))}
+    shared, noises = ["drift: all"], [sigma * 1.2533 / math.sqrt(len(names))]
+    lines = [drift]
     for group in sorted(set(groups.values())):
-        members = [centred[s] for s in centred if groups.get(s) == group]
+        members = [i for i, name in enumerate(names) if groups.get(name) == group]
         if len(members) >= 3:
-            med = [_median([xs[b] for xs in members]) for b in range(n)]
-            shared[f"median: {group}"] = (med, sigma * 1.2533 / math.sqrt(len(members)) * math.sqrt(2))
-    for name, (xs, s) in shared.items():
-        found = segment(xs, s, alpha)
-        indexes = [k for k, _, _ in found]
-        changes += [Change(name, k, _relative(xs, k, indexes), z, p) for k, z, p in found]
-    return changes, sigma, drift
+            shared.append(f"median: {group}")
+            lines.append(np.median(centred[members], axis=0))
+            noises.append(sigma * 1.2533 / math.sqrt(len(members)) * math.sqrt(2))
+    lines = np.array(lines)
+    for name, xs, f in zip(shared, lines, segment_all(lines, np.array(noises), alpha), strict=True):
+        indexes = [k for k, _, _ in f]
+        changes += [Change(name, k, _relative(xs, k, indexes), z, p) for k, z, p in f]
+    return changes, sigma, drift.tolist()
