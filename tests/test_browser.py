@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from drawn import draw_every_chart
+
 pytestmark = pytest.mark.browser
 
 # Pages are discovered from the build: every page that holds a chart is drawn in Chromium.
@@ -43,9 +45,7 @@ def open_page(page, url):
     response = page.goto(url)
     assert "unsafe-eval" not in response.headers["content-security-policy"]
     assert "script-src 'self'" in response.headers["content-security-policy"]
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.vega-chart')]"
-        ".every(el => el.dataset.rendered === 'true' || el.dataset.error)", timeout=20000)
+    draw_every_chart(page)
     page.wait_for_load_state("networkidle")  # the favicon and late requests are checked too
     return problems
 
@@ -252,3 +252,32 @@ def test_a_large_table_shows_its_cells_when_the_reader_scrolls_to_it(page, serve
     assert headers[:3] == ["microbenchmark", "variant", "rQPS"]
     first = [c.strip(" ▲▼") for c in wrap.locator("tbody tr").first.locator("td").all_inner_texts()]
     assert len(first) == len(headers) and re.fullmatch(r"\d+\.\d\d", first[2]), first
+
+
+def test_a_chart_is_fetched_and_drawn_as_the_reader_nears_it_and_every_chart_for_print(page, server):
+    """A page of 40 charts fetches the specs and CSVs of those within a screen of the viewport, not
+    all 40 before the first screen is ready; the others are drawn as the reader scrolls to them,
+    and every one before printing."""
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if r.url.endswith((".vl.json", ".csv")) else None)
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(server + "/servers/ax162-s/")
+    charts = page.locator(".vega-chart")
+    assert charts.count() == 40
+    page.wait_for_load_state("networkidle")
+    tops = charts.evaluate_all("els => els.map(el => el.getBoundingClientRect().top)")
+    assert tops[0] > 2 * 900  # hardware, ladders and campaigns first: no chart within a screen
+    assert fetched == [] and page.locator(".vega-chart[data-drawing]").count() == 0
+    charts.first.scroll_into_view_if_needed()
+    expect(charts.first).to_have_attribute("data-rendered", "true")
+    page.wait_for_load_state("networkidle")
+    near = page.locator(".vega-chart[data-drawing]").count()
+    assert 1 <= near <= 8, near
+    assert len(fetched) == 2 * near  # a spec and its CSV per chart drawn, nothing for the rest
+    last = charts.last
+    assert last.get_attribute("data-drawing") is None and last.locator("svg").count() == 0
+    last.scroll_into_view_if_needed()
+    expect(last).to_have_attribute("data-rendered", "true")
+    assert last.locator("svg").count() == 1 and len(fetched) > 2 * near
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    expect(page.locator(".vega-chart[data-rendered='true']")).to_have_count(40)

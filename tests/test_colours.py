@@ -9,6 +9,7 @@ import math
 import duckdb
 import pytest
 
+from drawn import draw_every_chart
 from papercuts.render.colours import NOISE, ratio_class
 
 # WCAG relative luminance and contrast, computed in the page from the colours actually drawn.
@@ -40,8 +41,7 @@ def test_ratio_classes_say_direction_strength_and_noise():
 @pytest.mark.browser
 def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server, site):
     page.goto(server + "/servers/dell32/")
-    page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
-                           "el => el.dataset.rendered === 'true' || el.dataset.error)")
+    draw_every_chart(page)
     heatmap = page.locator('.chart[data-kind="rqps-heatmap"][id*="2024-10-23-busy-wait-dell32"]').first
     rects = heatmap.locator("g.mark-rect.role-mark path")
     texts = heatmap.locator("g.mark-text.role-mark text")

@@ -12,6 +12,8 @@ from urllib.parse import parse_qs, urlparse
 import duckdb
 import pytest
 
+from drawn import draw_every_chart
+
 PN53 = "2025-08-21-pn53-mysql-5-6-to-9-4"
 BASE = "my8043_rel_o2nofp.z12a_c8r32"  # not the campaign's base (5.6.51): the reader's choice
 VARIANTS = ["my8406_rel_o2nofp.z12a_c8r32", "my9400_rel_o2nofp.z12a_c8r32"]
@@ -217,8 +219,7 @@ def test_explore_this_on_a_cost_chart_opens_the_same_cost_ratios(page, server):
 @pytest.mark.browser
 def test_the_explorer_mutes_the_same_cells_as_the_site(page, server):
     page.goto(server + "/servers/dell32/")
-    page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
-                           "el => el.dataset.rendered === 'true' || el.dataset.error)")
+    draw_every_chart(page)
     figure = page.locator('figure[data-kind="rqps-heatmap"][id*="2024-10-23-busy-wait-dell32"]').first
     said = re.search(r"grey: \d+ of \d+ within noise \([^)]*\)", figure.locator("svg").text_content()).group(0)
     assert "measured" in said

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from drawn import draw_every_chart
 from papercuts.build import build
 from papercuts.paths import VERBATIM, Paths
 from papercuts.publish.serve import make_server
@@ -121,8 +122,7 @@ def test_hostile_names_render_as_text_and_nothing_runs(hostile_site, page):
     _, server = hostile_site
     dialogs, errors = watch(page)
     page.goto(server + "/servers/evil/")
-    page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')]"
-                           ".every(el => el.dataset.rendered === 'true' || el.dataset.error)")
+    draw_every_chart(page)
     for each in page.locator(".vega-chart").all():  # heatmaps and the throughput lines with UNIT
         assert each.get_attribute("data-error") is None and each.get_attribute("data-rendered") == "true"
     assert page.locator('figure[data-kind="throughput-lines"] .vega-chart').count() == 1

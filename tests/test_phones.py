@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from drawn import draw_every_chart
+
 pytestmark = pytest.mark.browser
 
 
@@ -23,8 +25,7 @@ def test_no_page_is_wider_than_the_screen(browser, server, site, width):
     wide = []
     for url in pages(site):
         page.goto(server + url)
-        page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')].every("
-                               "el => el.dataset.rendered === 'true' || el.dataset.error)")
+        draw_every_chart(page)
         scroll = page.evaluate("document.documentElement.scrollWidth")
         if scroll > width:
             wide.append((url, scroll))
@@ -37,6 +38,7 @@ def test_a_bar_chart_fits_a_phone_with_its_one_line(browser, server):
     page = context.new_page()
     page.goto(server + "/investigations/innodb-busy-wait-8030/")
     chart = page.locator('.vega-chart[data-chart-id="dell32-rqps"]')
+    chart.scroll_into_view_if_needed()  # drawn as the reader nears it
     page.wait_for_function("() => document.querySelector('.vega-chart[data-chart-id=\"dell32-rqps\"]')"
                            ".dataset.rendered === 'true'")
     # Every panel's plot area (its x axis, 1.0 line and bars) is on screen; only long legend

@@ -1,10 +1,12 @@
 """The heaviest page of a built site, for `papercuts bench --scale N`: what a browser fetches to
-show it (gzip), and the time from navigation to every chart drawn in headless Chromium.
+show it (gzip) and when its charts are drawn, in headless Chromium.
 
-"What it fetches" is the page's HTML, its scripts and style sheet, and for each chart the spec
-(data-spec-url) and the CSV that spec reads: the images of a chart are only fetched without
-JavaScript. Sizes are gzip level 6, as a static host serves them. Goals (issue 16, at x100):
-<= 350 KB gzip with the Vega bundle, charts drawn <= 1.5 s after navigation.
+The heaviest page is the one whose HTML, scripts, style sheet, and every chart's spec and CSV weigh
+most (the images of a chart are only fetched without JavaScript). charts.js draws a chart as it
+comes within a screen of the viewport, so the page is measured twice: on arrival (what the browser
+fetched, counted from its responses, and when the charts within reach were drawn) and scrolled
+through to its last chart. Sizes are gzip level 6, as a static host serves them. Goals (issue 16,
+at x100): <= 350 KB gzip with the Vega bundle, charts drawn <= 1.5 s after navigation.
 """
 from __future__ import annotations
 
@@ -55,43 +57,72 @@ def heaviest(public: Path) -> tuple[str, int, int]:
     return best
 
 
-def draw_seconds(public: Path, url: str) -> tuple[float, float, int]:
-    """Median seconds from navigation (a cold cache) to the first chart drawn and to every chart
-    drawn (charts.js stamps each with performance.now()), and how many charts failed."""
+def _drawn(page) -> list[float]:
+    """Seconds from navigation at which each chart drawn so far was drawn (charts.js stamps it)."""
+    stamps = page.eval_on_selector_all(".vega-chart[data-ms]", "els => els.map(el => +el.dataset.ms)")
+    return [ms / 1000 for ms in stamps]
+
+
+def _settle(page, scope: str) -> None:
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function(f"() => [...document.querySelectorAll('{scope}')]"
+                           ".every(el => el.dataset.rendered === 'true' || el.dataset.error)", timeout=120_000)
+
+
+def _visit(page, public: Path, origin: str, url: str) -> dict:
+    files: set[Path] = set()  # what the browser fetched, as files of the site
+    page.on("response", lambda r: files.add(public / r.url[len(origin):].split("?")[0].lstrip("/"))
+            if r.url.startswith(origin) else None)
+
+    def size() -> int:
+        return sum(_gzip_size(f / "index.html" if f.is_dir() else f) for f in files
+                   if f.is_file() or (f / "index.html").is_file())
+
+    page.goto(origin + url)
+    _settle(page, ".vega-chart[data-drawing]")
+    first = _drawn(page)
+    run = {"bytes": size(), "charts": len(first), "seconds": max(first, default=0.0)}
+    for chart in page.locator(".vega-chart").all():
+        chart.scroll_into_view_if_needed()
+        page.wait_for_function("el => el.dataset.drawing === 'true'", arg=chart.element_handle())
+    _settle(page, ".vega-chart")
+    every = _drawn(page)
+    return run | {"all_bytes": size(), "all_charts": len(every),
+                  "failed": page.locator(".vega-chart[data-error]").count()}
+
+
+def load(public: Path, url: str) -> dict:
+    """Medians over cold loads in Chromium (1366 x 900) of what the page costs on arrival (charts.js
+    draws the charts within a screen of the viewport): gzip bytes fetched, charts drawn, seconds to
+    the last of them; then scrolled through, chart by chart, as a reader would: bytes and charts."""
     from playwright.sync_api import sync_playwright
 
     httpd = make_server(public)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    first, every, failed = [], [], 0
+    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
+    runs: list[dict] = []
     try:
         with sync_playwright() as p:
             browser = launch(p)
             for _ in range(LOADS):
                 context = browser.new_context(viewport={"width": 1366, "height": 900})
-                page = context.new_page()
-                page.goto(f"http://127.0.0.1:{httpd.server_address[1]}{url}")
-                page.wait_for_function("() => [...document.querySelectorAll('.vega-chart')]"
-                                       ".every(el => el.dataset.rendered === 'true' || el.dataset.error)",
-                                       timeout=120_000)
-                drawn = page.eval_on_selector_all(".vega-chart[data-ms]", "els => els.map(el => +el.dataset.ms)")
-                failed = page.locator(".vega-chart[data-error]").count()
-                if drawn:
-                    first.append(min(drawn) / 1000)
-                    every.append(max(drawn) / 1000)
+                run = _visit(context.new_page(), public, origin, url)
+                runs.append(run)
                 context.close()
             browser.close()
     finally:
         httpd.shutdown()
-    if not first:
-        return float("nan"), float("nan"), failed
-    return statistics.median(first), statistics.median(every), failed
+    return {key: statistics.median(r[key] for r in runs) for key in runs[0]}
 
 
 def page_bench(public: Path) -> str:
-    """Two lines for the bench's report."""
-    url, size, charts = heaviest(public)
-    first, every, failed = draw_seconds(public, url)
-    return (f"heaviest page {url}: {size / 1024:.0f} KB gzip fetched (HTML, scripts with the Vega bundle, "
-            f"specs, CSVs; goal at x100: 350 KB)\n  {charts} charts: the first drawn {first:.2f} s, all "
-            f"{every:.2f} s after navigation (median of {LOADS} cold loads in Chromium"
-            f"{f'; {failed} failed' if failed else ''}; goal at x100: 1.5 s)")
+    """Three lines for the bench's report."""
+    url, _, charts = heaviest(public)
+    m = load(public, url)
+    drawn = (f"those drawn {m['seconds']:.2f} s after navigation" if m["charts"] else
+             "none to draw until the reader scrolls")
+    failed = f"; {m['failed']:.0f} failed" if m["failed"] else ""
+    return (f"heaviest page {url} ({charts} charts), median of {LOADS} cold loads in Chromium at 1366 x 900:\n"
+            f"  on arrival: {m['bytes'] / 1024:.0f} KB gzip fetched (HTML, scripts with the Vega bundle, the specs "
+            f"and CSVs of the {m['charts']:.0f} charts within a screen), {drawn} (goals at x100: 350 KB, 1.5 s)\n"
+            f"  scrolled through: {m['all_bytes'] / 1024:.0f} KB gzip, {m['all_charts']:.0f} charts drawn{failed}")

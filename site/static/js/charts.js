@@ -9,7 +9,12 @@
  * interpreter) and no injected <style> (defaultStyle: false, tooltip default style
  * disabled; site.css styles the tooltip and the actions instead).
  *
+ * A chart is drawn when it comes within a screen of the viewport: a page of many charts fetches
+ * and draws what its reader reaches, not every CSV on the page before the first screen is ready.
+ * Printing draws every chart.
+ *
  * State for readers and tests, on each .vega-chart:
+ *   data-drawing="true" once its spec is asked for, then
  *   data-rendered="true" and data-rows="N" (rows bound to the "table" dataset), or
  *   data-error="message".
  */
@@ -113,7 +118,11 @@
   }
 
   function render(el) {
-    return readSpec(el).then(function (spec) {
+    if (el.dataset.drawing) {
+      return;
+    }
+    el.dataset.drawing = "true";
+    readSpec(el).then(function (spec) {
       return vegaEmbed(el, fitWidth(spec, el.clientWidth || window.innerWidth), options(el));
     }).then(function (result) {
       el.dataset.rows = String(result.view.data("table").length);
@@ -121,6 +130,8 @@
       el.dataset.rendered = "true";
     }).catch(function (err) {
       fail(el, err);
+    }).then(function () {
+      delete el.dataset.waiting;
     });
   }
 
@@ -140,5 +151,22 @@
     });
     return;
   }
-  Array.prototype.forEach.call(charts, render);
+  var each = function (fn) { Array.prototype.forEach.call(charts, fn); };
+  if (!("IntersectionObserver" in window)) {
+    each(render);
+    return;
+  }
+  var near = new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) {
+      if (entry.isIntersecting) {
+        near.unobserve(entry.target);
+        render(entry.target);
+      }
+    });
+  }, { rootMargin: "100% 0px" });
+  each(function (el) {
+    el.dataset.waiting = "true";  // site.css keeps a chart's room until it is drawn
+    near.observe(el);
+  });
+  window.addEventListener("beforeprint", function () { each(render); });
 })();
