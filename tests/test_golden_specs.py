@@ -40,7 +40,8 @@ def validator():
 def test_every_page_with_charts_has_specs(site):
     found = {p.relative_to(site.generated).as_posix() for p in specs(site)}
     assert "investigations/innodb-busy-wait-8030/dell32-rqps.vl.json" in found
-    assert "servers/dell32/heatmap-2024-10-23-busy-wait-dell32-24-my8028-rel-o2nofp-z11a-c32r128.vl.json" in found
+    assert ("campaigns/2024-10-23-busy-wait-dell32/"
+            "heatmap-2024-10-23-busy-wait-dell32-24-my8028-rel-o2nofp-z11a-c32r128.vl.json") in found
     assert len(found) >= 10
 
 

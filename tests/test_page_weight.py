@@ -20,6 +20,25 @@ def test_pages_inline_no_chart_data_and_every_spec_they_name_is_published(site):
     assert named > 100
 
 
+def test_a_comparison_chart_is_written_once_and_its_server_page_shows_the_campaigns(site):
+    """A comparison's heatmap (and costs beside rQPS) is on its campaign's page and on its server's:
+    one spec and one CSV, the campaign's, which the server page, its table and its embed page use."""
+    heatmap = "heatmap-2024-10-23-busy-wait-dell32-24-my8028-rel-o2nofp-z11a-c32r128"
+    campaign = "/campaigns/2024-10-23-busy-wait-dell32/"
+    server = (site.public / "servers" / "dell32" / "index.html").read_text()
+    figure = re.search(rf'<figure class="chart" id="chart-{heatmap}".*?</figure>', server, re.S)[0]
+    assert f'data-spec-url="{campaign}{heatmap}.vl.json"' in figure
+    assert f'href="{campaign}{heatmap}.csv" download' in figure and "<td" in figure  # its table, from the file
+    embed = (site.public / "embed" / "servers" / "dell32" / heatmap / "index.html").read_text()
+    assert f'data-spec-url="{campaign}{heatmap}.vl.json"' in embed and f'href="{campaign}{heatmap}.csv"' in embed
+    assert 'href="/servers/dell32/#chart-' + heatmap in embed  # back to the page it was embedded from
+    written = [p.name for p in site.generated.glob("servers/*/*") if p.name.startswith(("heatmap-", "costs-"))]
+    assert written == []  # no server page writes a comparison's files again
+    shown = sum(len(re.findall(r'data-spec-url="/campaigns/', p.read_text()))
+                for p in (site.public / "servers").glob("*/index.html"))
+    assert shown >= 20
+
+
 def test_table_files_are_read_at_build_time_not_published(site):
     assert list(site.generated.rglob("*.table.json"))
     assert not list(site.public.rglob("*.table.json"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from .calibrate import cli as calibrate_cli
 from .paths import Paths
@@ -132,7 +133,8 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--notes", help="what else to say in campaign.toml notes (e.g. how the server is known)")
     i.set_defaults(func=cmd_import)
     e = sub.add_parser("export", help="write a derived table as CSV or Parquet for other tools")
-    e.add_argument("table", help="results, rqps or summaries")
+    exports = sorted(p.stem for p in (Path(__file__).parent / "sql" / "exports").glob("*.sql"))  # export.TABLES
+    e.add_argument("table", help=", ".join(exports))
     e.add_argument("--data", help="data directory (default: data/)")
     e.add_argument("--out", required=True,
                    help="a .csv or .parquet file, or a folder ending in / for Parquet partitioned by server and DBMS")

@@ -1,5 +1,6 @@
 """Write one Hugo page bundle: index.md plus each chart's spec, table and CSV, and each chart's
-embed page (render/embeds.py)."""
+embed page (render/embeds.py). A chart shown from another page (`from`: its page path) has its
+files there; its front matter here says so, and its embed page draws them."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,17 +16,18 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
     """`root` is the content tree's root: the page's path on the site is `folder` relative to it."""
     folder.mkdir(parents=True, exist_ok=True)
     url = page_path(folder.relative_to(root).as_posix())
-    if charts:
+    if meta.get("charts"):
         check_unique(url, meta["charts"])
         # Only the files a page links (spec, CSV) are published; the table is read at build time.
         meta = {**meta, "build": {"publishResources": False},
-                "charts": [{**d, "embed": embed_url(url, d["id"]), **_images(url, d["id"])} for d in meta["charts"]]}
+                "charts": [{**d, "embed": embed_url(url, d["id"]), **({} if d.get("from") else _images(url, d["id"]))}
+                           for d in meta["charts"]]}
     (folder / "index.md").write_text(page(meta, body))
     for c in charts:
         write_json(folder / f"{c.id}.vl.json", c.spec)
         write_json(folder / f"{c.id}.table.json", shown(c.table))
         (folder / f"{c.id}.csv").write_text(c.csv)
-    for d in meta.get("charts") or [] if charts else []:
+    for d in meta.get("charts") or []:
         embed = root / d["embed"].strip("/")
         embed.mkdir(parents=True)
         (embed / "index.md").write_text(page(embed_meta(url, meta, d), ""))

@@ -41,13 +41,15 @@ def source_line(meta: dict) -> str:
 
 
 def embed_meta(page: str, meta: dict, chart: dict) -> dict:
-    """Front matter of one embed page; every string is data the layout escapes."""
+    """Front matter of one embed page; every string is data the layout escapes. The chart's files
+    are its page's, or those of the page it is shown from."""
+    files = chart.get("from") or page
     return {
         "title": chart["title"],
         "caption": chart.get("caption", ""),
         "chart": {"id": chart["id"], "rows": chart["rows"],
-                  "spec": page + chart["spec"], "csv": page + chart["csv"],
-                  **{k: page + chart[k] if chart[k] else "" for k in ("svg", "png")}},
+                  "spec": files + chart["spec"], "csv": files + chart["csv"],
+                  **{k: files + chart[k] if chart[k] else "" for k in ("svg", "png")}},
         "page": {"url": page, "title": str(meta.get("title", "")), "anchor": f"{page}#chart-{chart['id']}"},
         # a chart of one campaign cites that campaign's source; others, the page's
         "source_line": source_line({"source": chart.get("source") or meta.get("source")}),

@@ -1,4 +1,8 @@
-"""Server pages: hardware, campaigns, and an rQPS heatmap per comparison run on the server."""
+"""Server pages: hardware, campaigns, and an rQPS heatmap per comparison run on the server.
+
+A comparison's charts (its heatmap, costs beside rQPS) are drawn once, on the campaign's page; the
+server page shows those same charts, their spec, CSV and images, by reference (`from` in its front
+matter): the data is written once, and the server page's embed pages draw the campaign's files."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,9 +14,11 @@ from ..paths import campaign_url, investigation_url
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
 from .charts import make_chart
+from .frontmatter import split
 from .ladder_links import ladder_links
 from .selection import cost_variants, natural, slug, throughput_rows
 
+SHARED_KINDS = ("rqps-heatmap", "op-costs")  # a comparison's charts, drawn on its campaign's page
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
 
 
@@ -95,13 +101,28 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
     return sections
 
 
+def _drawn_on_campaign_pages(content: Path, defs: list[dict]) -> dict[str, dict]:
+    """chart id -> the front matter of that chart on its campaign's page (already rendered under
+    `content`), for the charts of `defs` drawn there, each marked with the page it comes from."""
+    found: dict[str, dict] = {}
+    for campaign in dict.fromkeys(d["campaign"] for d in defs if d["kind"] in SHARED_KINDS):
+        page = content / "campaigns" / campaign / "index.md"
+        if page.is_file():
+            meta, _ = split(page.read_text(), str(page))
+            found |= {c["id"]: {**c, "from": campaign_url(campaign)} for c in meta.get("charts") or []
+                      if c.get("kind") in SHARED_KINDS}
+    return found
+
+
 def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: list[dict],
-                  out_root: Path) -> None:
+                  out_root: Path, content: Path) -> None:
     sid = server["id"]
     sections = _server_charts(con, sid)
-    charts = []
-    for _, defs in sections:
-        charts += [make_chart(con, d, f"server page {sid}") for d in defs]
+    defs = [d for _, ds in sections for d in ds]
+    shared = _drawn_on_campaign_pages(content, defs)
+    shown = {d["id"]: shared[d["id"]] for d in defs if d["id"] in shared}
+    charts = [make_chart(con, d, f"server page {sid}") for d in defs if d["id"] not in shown]
+    made = {c.id: c.front_matter() for c in charts}
     source = fetch_dicts(con, query("source"), {"id": server["source"]})[0]
     meta = {
         "title": sid,
@@ -113,7 +134,7 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
         "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
                            for i in investigations if sid in i["servers"]],
         "ladders": ladder_links(con, server=sid),
-        "charts": [c.front_matter() for c in charts],
+        "charts": [shown.get(d["id"]) or made[d["id"]] for d in defs],
         # Headings quote contributed titles: data for the layout, never Markdown.
         "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections],
     }

@@ -51,12 +51,13 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list |
         pages += 1
 
     reuse = Reuse(con, ds, paths)
+    # Campaigns first: a server page shows its campaigns' comparison charts from their pages.
+    pages += render_campaigns(con, paths, out, investigations, reuse)
     servers = fetch_dicts(con, query("servers"))
     for server in servers:
         pages += reuse.server(server["id"], out, lambda root, server=server:
-                              render_server(con, server, investigations, root) or 1)
+                              render_server(con, server, investigations, root, out) or 1)
 
-    pages += render_campaigns(con, paths, out, investigations, reuse)
     pages += render_calibration_page(con, paths, out)
     pages += render_ladders(con, out, reuse)
     pages += render_explore(con, out, reuse)

@@ -147,9 +147,9 @@ def render_pins(paths: Paths, out: Path) -> int:
         meta, _ = split(live.read_text(), str(live))
         folder = out / "embed" / pin.page.strip("/") / f"{pin.chart}@{pin.date.isoformat()}"
         folder.mkdir(parents=True)
-        bundle = then / pin.page.strip("/")
-        shutil.copyfile(bundle / f"{pin.chart}.csv", folder / "chart.csv")
-        spec = json.loads((bundle / f"{pin.chart}.vl.json").read_text())
+        # the chart's files: its page's, or those of the page it is shown from
+        shutil.copyfile(then / meta["chart"]["csv"].strip("/"), folder / "chart.csv")
+        spec = json.loads((then / meta["chart"]["spec"].strip("/")).read_text())
         spec["data"]["url"] = "chart.csv"  # the spec reads the CSV beside it, renamed here
         write_json(folder / "chart.vl.json", spec)
         meta.update({"pinned": True, "as_of": pin.date.isoformat(), "commit": commit,
