@@ -118,10 +118,10 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
                   out_root: Path, content: Path) -> None:
     sid = server["id"]
     sections = _server_charts(con, sid)
-    defs = [d for _, ds in sections for d in ds]
-    shared = _drawn_on_campaign_pages(content, defs)
-    shown = {d["id"]: shared[d["id"]] for d in defs if d["id"] in shared}
-    charts = [make_chart(con, d, f"server page {sid}") for d in defs if d["id"] not in shown]
+    chart_defs = [d for _, defs in sections for d in defs]
+    shared = _drawn_on_campaign_pages(content, chart_defs)
+    shown = {d["id"]: shared[d["id"]] for d in chart_defs if d["id"] in shared}
+    charts = [make_chart(con, d, f"server page {sid}") for d in chart_defs if d["id"] not in shown]
     made = {c.id: c.front_matter() for c in charts}
     source = fetch_dicts(con, query("source"), {"id": server["source"]})[0]
     meta = {
@@ -134,7 +134,7 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
         "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
                            for i in investigations if sid in i["servers"]],
         "ladders": ladder_links(con, server=sid),
-        "charts": [shown.get(d["id"]) or made[d["id"]] for d in defs],
+        "charts": [shown.get(d["id"]) or made[d["id"]] for d in chart_defs],
         # Headings quote contributed titles: data for the layout, never Markdown.
         "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections],
     }
