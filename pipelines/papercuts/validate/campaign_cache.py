@@ -3,9 +3,10 @@ is not read and parsed again; what reading it gave (its rows, its record and its
 back from the build folder instead.
 
 Reading and parsing the campaigns is nearly all of the validate stage, and a contribution usually
-adds or changes one campaign: the others are restored. Everything after (the checks across
-campaigns, DuckDB, pages) runs on the whole data as before, so a build from the cache and a clean
-build give the same site byte for byte (tests/test_incremental.py).
+adds or changes one campaign: the others are restored. Campaigns not restored are read on every
+core, each folder alone, and added in folder order, as one process reading them in turn would.
+Everything after (the checks across campaigns, DuckDB, pages) runs on the whole data as before, so
+a build from the cache and a clean build give the same site byte for byte (tests/test_incremental.py).
 
 The key hashes, without following links or opening anything but regular files: every path under
 the folder, its kind and its bytes (or a link's target), where the folder is and is published, and
@@ -17,8 +18,11 @@ import hashlib
 import os
 import pickle
 import stat
+import threading
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
+from multiprocessing import get_context
 from pathlib import Path
 
 from ..problems import Problems
@@ -59,36 +63,58 @@ def folder_digest(cdir: Path, where: str) -> str:
     return h.hexdigest()
 
 
-def load_cached(cdir: Path, where: str, cache: Path | None, ds, problems: Problems,
-                load: Callable[[], None]) -> bool:
-    """Run load() (which appends this campaign to ds and problems) unless the cache holds what it
-    gave for these very bytes; returns whether the cache answered."""
-    if cache is None or cdir.is_symlink() or not cdir.is_dir():
-        load()
-        return False
-    key = folder_digest(cdir, where)
-    ds.digests[cdir.name] = key
-    entry = cache / f"{cdir.name}.pickle"
+def _saved(entry: Path, key: str) -> dict | None:
     try:
         with open(entry, "rb") as f:
             saved = pickle.load(f)
-        if saved["key"] == key:
-            for table, rows in saved["rows"].items():
-                ds.rows.setdefault(table, []).extend(rows)
-            ds.campaigns.extend(saved["campaigns"])
-            problems.items.extend(saved["problems"])
-            return True
+        return saved if saved["key"] == key else None
     except (OSError, EOFError, KeyError, TypeError, pickle.UnpicklingError):
-        pass  # no entry, or one from another version: read the folder
-    before = {t: len(rows) for t, rows in ds.rows.items()}
-    n_campaigns, n_problems = len(ds.campaigns), len(problems.items)
-    load()
-    saved = {"key": key,
-             "rows": {t: rows[before.get(t, 0):] for t, rows in ds.rows.items() if len(rows) > before.get(t, 0)},
-             "campaigns": ds.campaigns[n_campaigns:], "problems": problems.items[n_problems:]}
-    cache.mkdir(parents=True, exist_ok=True)
+        return None  # no entry, or one from another version: read the folder
+
+
+def _store(entry: Path, saved: dict) -> None:
+    entry.parent.mkdir(parents=True, exist_ok=True)
     tmp = entry.with_suffix(".tmp")
     with open(tmp, "wb") as f:
         pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, entry)
-    return False
+
+
+def _read_all(read: Callable[[Path], dict], folders: list[Path]) -> list[dict]:
+    """read() of each folder: on every core when there are several (each folder is read alone, so
+    the order of reading changes nothing), in this process for one (the common rebuild)."""
+    workers = min(len(folders), os.cpu_count() or 1)
+    # Forked workers: validate runs before this process opens DuckDB; a process with other threads
+    # (a host program's) reads in turn, since a fork copies locks those threads may hold.
+    if workers < 2 or threading.active_count() > 1:
+        return [read(f) for f in folders]
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        return list(pool.map(read, folders))
+
+
+def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, problems: Problems,
+                   read: Callable[[Path], dict]) -> int:
+    """Append each campaign folder (with `where` it is and is published) to ds and problems, in
+    folder order. read(folder) gives what reading one folder alone gives: {"rows": {table: rows},
+    "campaigns": [...], "problems": [...]}. A folder whose bytes the cache knows is not read; the
+    others are read, in parallel when there are several, and kept. Returns how many were reused."""
+    plans = []
+    for cdir, where in folders:
+        if cache is None or cdir.is_symlink() or not cdir.is_dir():
+            plans.append((cdir, None, None))
+            continue
+        key = folder_digest(cdir, where)
+        ds.digests[cdir.name] = key
+        plans.append((cdir, key, _saved(cache / f"{cdir.name}.pickle", key)))
+    todo = [cdir for cdir, _, saved in plans if saved is None]
+    fresh = dict(zip(todo, _read_all(read, todo), strict=True))
+    for cdir, key, saved in plans:
+        if saved is None:
+            saved = {"key": key, **fresh[cdir]}
+            if key is not None:
+                _store(cache / f"{cdir.name}.pickle", saved)
+        for table, rows in saved["rows"].items():
+            ds.rows.setdefault(table, []).extend(rows)
+        ds.campaigns.extend(saved["campaigns"])
+        problems.items.extend(saved["problems"])
+    return sum(saved is not None for _, _, saved in plans)

@@ -4,13 +4,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, MAX_README_BYTES, Table
 from ..paths import Paths
 from ..problems import Problems
 from .calibrations import load_calibrations
-from .campaign_cache import load_cached
+from .campaign_cache import load_campaigns
 from .csvfile import parse_csv
 from .fields import FieldError, check_chars, convert, is_date
 from .files import check_campaign_files, read_limited
@@ -116,10 +117,8 @@ def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None) ->
                 ds.rows[table.name] = load_table(data, rel, table, problems, broken, paths.published(entry))
             ds.broken[table.name] = broken.get("_broken", set())
         elif entry.name == "campaigns" and entry.is_dir():
-            for cdir in sorted(entry.iterdir()):
-                where = f"{paths.rel(cdir)}\0{paths.published(cdir)}"
-                ds.reused += load_cached(cdir, where, cache, ds, problems,
-                                         lambda cdir=cdir: _load_campaign(cdir, paths, ds, problems))
+            folders = [(cdir, f"{paths.rel(cdir)}\0{paths.published(cdir)}") for cdir in sorted(entry.iterdir())]
+            ds.reused += load_campaigns(folders, cache, ds, problems, partial(_read_campaign, paths=paths))
         elif entry.name == "calibrations" and entry.is_dir():
             load_calibrations(entry, paths, ds.rows, problems)
         elif entry.name == "known" and entry.is_dir():
@@ -132,6 +131,14 @@ def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None) ->
             problems.error(paths.rel(root / t.file), 1, 1, f"{t.file} is missing",
                            "every data folder needs the five catalog files")
     return ds
+
+
+def _read_campaign(cdir: Path, paths: Paths) -> dict:
+    """What reading one campaign folder alone gives (campaign_cache.load_campaigns adds it)."""
+    ds, problems = Dataset(), Problems()
+    _load_campaign(cdir, paths, ds, problems)
+    return {"rows": {t: rows for t, rows in ds.rows.items() if rows}, "campaigns": ds.campaigns,
+            "problems": problems.items}
 
 
 def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) -> None:
