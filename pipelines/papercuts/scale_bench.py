@@ -82,7 +82,8 @@ t = Timings()
 start = time.perf_counter()
 build(Paths.make(data=sys.argv[1], build=sys.argv[2], out=sys.argv[3]), t)
 print(json.dumps({"stages": dict(t), "wall": time.perf_counter() - start, "pages": t.pages,
-                  "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 """
 
 
@@ -160,7 +161,8 @@ def scale_bench(scale: int) -> None:
                   f"{added['stages'].get(s, 0):>16.2f}")
     print(f"{'wall':<10}{full['wall']:>9.2f}{rows / full['wall']:>12,.0f}{again['wall']:>13.2f}{added['wall']:>16.2f}")
     print(f"pages {full['pages']}, output {full['bytes'] / 1e6:.1f} MB, peak memory: Python "
-          f"{full['python_mb']:.0f} MB, Hugo {full['hugo_mb']:.0f} MB")
+          f"{full['python_mb']:.0f} MB (its largest child, a campaign reader on another core or Hugo: "
+          f"{full['children_mb']:.0f} MB), Hugo alone {full['hugo_mb']:.0f} MB")
     print(f"rebuilds: no change {again['wall'] / full['wall']:.0%} of the full build, one file added "
           f"{added['wall'] / full['wall']:.0%}")
     print(f"floors: DuckDB load + rQPS {floor_db:.2f} s (build {full['wall'] / floor_db:.0f}× it); Hugo on "
