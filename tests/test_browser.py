@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from drawn import draw_every_chart
+from papercuts.reader import draw_every_chart
 
 pytestmark = pytest.mark.browser
 

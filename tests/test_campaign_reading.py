@@ -26,7 +26,7 @@ def spy(cdir, paths):
 
 load._read_campaign = spy
 got = []
-for cores in (os.cpu_count(), 1):
+for cores in (2, 1):  # two workers, whatever the machine has
     os.cpu_count = lambda cores=cores: cores
     problems = Problems()
     ds = load_dataset(Paths.make(data=data, out=pids.parent / f"site{cores}"), problems)

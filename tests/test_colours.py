@@ -9,7 +9,7 @@ import math
 import duckdb
 import pytest
 
-from drawn import draw_every_chart
+from papercuts.reader import draw_every_chart
 from papercuts.render.colours import NOISE, ratio_class
 
 # WCAG relative luminance and contrast, computed in the page from the colours actually drawn.

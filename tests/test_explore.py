@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import duckdb
 import pytest
 
-from drawn import draw_every_chart
+from papercuts.reader import draw_every_chart
 
 PN53 = "2025-08-21-pn53-mysql-5-6-to-9-4"
 BASE = "my8043_rel_o2nofp.z12a_c8r32"  # not the campaign's base (5.6.51): the reader's choice

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-from drawn import draw_every_chart
 from papercuts.build import build
 from papercuts.paths import VERBATIM, Paths
 from papercuts.publish.serve import make_server
+from papercuts.reader import draw_every_chart
 from papercuts.render.frontmatter import split
 
 HOSTILE = [

@@ -39,10 +39,10 @@ def test_the_svg_of_a_chart_holds_one_bar_per_row_with_its_values(site):
 def test_every_chart_has_its_svg_and_a_png_at_twice_its_size(site):
     charts = 0
     for index in sorted(site.public.rglob("index.html")):
-        for spec_url, svg_url, png_url in re.findall(r'data-spec-url="([^"]+)".*?'
-                                                     r'class="image-svg" href="([^"]+)" download>SVG</a>\s*'
-                                                     r'· <a class="image-png" href="([^"]+)" download>PNG</a>',
-                                                     index.read_text(), re.S):
+        for figure in re.findall(r'<figure class="chart".*?</figure>', index.read_text(), re.S):
+            spec_url = re.search(r'data-spec-url="([^"]+)"', figure)[1]
+            svg_url, png_url = re.search(r'class="image-svg" href="([^"]+)" download>SVG</a>\s*'
+                                         r'· <a class="image-png" href="([^"]+)" download>PNG</a>', figure).groups()
             svg = (site.public / svg_url.lstrip("/")).read_text()
             width, height = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())
             scale = png_scale(svg)  # 2, or less where 2× would pass PNG_MAX_PIXELS

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from drawn import draw_every_chart
+from papercuts.reader import draw_every_chart
 
 pytestmark = pytest.mark.browser
 

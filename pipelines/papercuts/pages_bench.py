@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .explore_bench import launch
 from .publish.serve import make_server
+from .reader import draw_every_chart, settle
 
 LOADS = 3
 _SPEC = re.compile(r'data-spec-url="([^"]+)"')
@@ -63,12 +64,6 @@ def _drawn(page) -> list[float]:
     return [ms / 1000 for ms in stamps]
 
 
-def _settle(page, scope: str) -> None:
-    page.wait_for_load_state("networkidle")
-    page.wait_for_function(f"() => [...document.querySelectorAll('{scope}')]"
-                           ".every(el => el.dataset.rendered === 'true' || el.dataset.error)", timeout=120_000)
-
-
 def _visit(page, public: Path, origin: str, url: str) -> dict:
     files: set[Path] = set()  # what the browser fetched, as files of the site
     page.on("response", lambda r: files.add(public / r.url[len(origin):].split("?")[0].lstrip("/"))
@@ -79,13 +74,12 @@ def _visit(page, public: Path, origin: str, url: str) -> dict:
                    if f.is_file() or (f / "index.html").is_file())
 
     page.goto(origin + url)
-    _settle(page, ".vega-chart[data-drawing]")
+    page.wait_for_load_state("networkidle")  # the charts within reach have asked for their files
+    settle(page, ".vega-chart[data-drawing]", timeout=120_000)
     first = _drawn(page)
     run = {"bytes": size(), "charts": len(first), "seconds": max(first, default=0.0)}
-    for chart in page.locator(".vega-chart").all():
-        chart.scroll_into_view_if_needed()
-        page.wait_for_function("el => el.dataset.drawing === 'true'", arg=chart.element_handle())
-    _settle(page, ".vega-chart")
+    draw_every_chart(page, timeout=120_000)
+    page.wait_for_load_state("networkidle")
     every = _drawn(page)
     return run | {"all_bytes": size(), "all_charts": len(every),
                   "failed": page.locator(".vega-chart[data-error]").count()}
