@@ -166,15 +166,16 @@ def _build(paths: Paths, timings: Timings) -> Problems:
             ingest(ds, con)
         with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
             derive(con)
+        con.close()  # the render stage reads the file, on every core (render/units.py)
+        ds.rows.clear()  # what is left to read is in the database
         with timings.stage("render", "pages, specs, tables and CSVs"):
             units: list[int] = []
-            timings.pages = render_site(con, ds, paths, units)
+            timings.pages = render_site(db_tmp, ds, paths, units)
             if timings.say and units:
                 timings.say(f"    {units[0]} page unit(s) unchanged since the last build, {units[1]} written")
             if paths.content_root is not None or paths.data == paths.project / "data":
                 # Pins name states of the project's data/ (or of the data given with its pages).
                 timings.pages += render_pins(paths, paths.generated)
-        con.close()
         if images_enabled():
             with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec and CSV)"):
                 timings.images = render_images(paths.generated, paths.image_cache)

@@ -61,3 +61,6 @@ class UserError(Exception):
     def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
         super().__init__(message)
         self.problems = problems or []
+
+    def __reduce__(self):  # raised in a worker process, it arrives with its problems
+        return type(self), (str(self), self.problems)

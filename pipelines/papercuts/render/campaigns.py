@@ -1,6 +1,7 @@
 """Campaign pages: provenance, the servers measured, and the data files themselves to download."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -12,41 +13,42 @@ from .bundle import write_bundle
 from .charts import make_chart
 from .frontmatter import page
 from .ladder_links import ladder_links
-from .reuse import Reuse
 from .servers import comparison_sections
+from .units import Unit
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
               "duration_write_s", "base_build", "base_config", "notes")
 
 
-def render_campaigns(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Path,
-                     investigations: list[dict], reuse: Reuse) -> int:
-    campaigns = fetch_dicts(con, query("campaign_pages"))
-    evidence: dict[str, list[tuple[str, bytes]]] = {}
+def campaign_units(con: duckdb.DuckDBPyConnection, paths: Paths, investigations: list[dict]) -> list[Unit]:
+    return [Unit(f"campaign {c['id']}", render_campaign, (c, paths, investigations), campaign=c["id"])
+            for c in fetch_dicts(con, query("campaign_pages"))]
 
-    def files_of(campaign: str) -> list[tuple[str, bytes]]:
-        if not evidence:  # every campaign's files in one query, and only if a page is written
-            evidence[""] = []
-            for cid, name, content in con.execute(query("campaign_evidence")).fetchall():
-                evidence.setdefault(cid, []).append((name, content))
-        return evidence.get(campaign, [])
 
-    for c in campaigns:
-        reuse.campaign(c["id"], out_root, lambda root, c=c: render_campaign(
-            con, c, files_of(c["id"]), paths, root, investigations))
+def render_campaign_index(out_root: Path) -> int:
+    (out_root / "campaigns").mkdir(parents=True, exist_ok=True)
     (out_root / "campaigns" / "_index.md").write_text(page({"title": "Campaigns"}, ""))
-    return len(campaigns) + 1
+    return 1
 
 
-def render_campaign(con: duckdb.DuckDBPyConnection, c: dict, evidence: list[tuple[str, bytes]], paths: Paths,
-                    out_root: Path, investigations: list[dict]) -> int:
+@lru_cache(maxsize=1)  # per process: a worker fetches them once, for every campaign it writes
+def _evidence(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, bytes]]]:
+    """campaign -> its files, fetched in one query and only when a campaign page is written."""
+    out: dict[str, list[tuple[str, bytes]]] = {}
+    for cid, name, content in con.execute(query("campaign_evidence")).fetchall():
+        out.setdefault(cid, []).append((name, content))
+    return out
+
+
+def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, paths: Paths,
+                    investigations: list[dict]) -> int:
     """One campaign's page bundle, its files published verbatim, and its charts' embed pages."""
     folder = out_root / "campaigns" / c["id"]
     folder.mkdir(parents=True)
     rows = {f["file"]: f["rows"] for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})}
     prefix = f"{paths.data.name}/campaigns/{c['id']}/"
     files = []
-    for name, content in evidence:
+    for name, content in _evidence(con).get(c["id"], []):
         # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
         # the raw tree is served as inert text by the headers in netlify.toml.
         dest = out_root / VERBATIM / "campaigns" / c["id"] / name

@@ -23,23 +23,27 @@ from ..paths import campaign_url, server_url
 from . import colours
 from .charts import variant_colours
 from .frontmatter import page, write_json
-from .reuse import Reuse
 from .selection import label, natural
 from .specs import GROUP_ORDER
+from .units import Unit
 
 FORMAT = 1
 MYCNF_MAX_BYTES = 65536  # larger files are linked, not inlined in the data file
 HIGHER_IS_BETTER = {"ipc"}  # of the per-op costs: for every other one, more is worse
 
 
-def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path, reuse: Reuse) -> int:
-    """Write /explore/index.md and its data files; return the number of pages (1)."""
+def explore_units(con: duckdb.DuckDBPyConnection) -> list[Unit]:
+    """A unit per server: its data files."""
+    return [Unit(f"explore {server}", _server_files, (server,), server=server)
+            for server, _ in con.execute(query("explore_servers")).fetchall()]
+
+
+def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
+    """Write /explore/index.md, beside the data files the units wrote; return the number of pages (1)."""
     folder = out_root / "explore"
     folder.mkdir(parents=True, exist_ok=True)
     servers = []
     for server, campaigns in con.execute(query("explore_servers")).fetchall():
-        reuse.unit(f"explore {server}", reuse.by_server.get(server, []), out_root,
-                   lambda root, server=server: _server_files(con, server, root / "explore"))
         costs = (folder / f"{server}.costs.json").is_file()
         servers.append({"id": server, "campaigns": campaigns, "data": f"{server}.json",
                         "costs": f"{server}.costs.json" if costs else ""})
@@ -52,8 +56,9 @@ def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path, reuse: Reuse)
     return 1
 
 
-def _server_files(con: duckdb.DuckDBPyConnection, server: str, folder: Path) -> int:
+def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str) -> int:
     """A server's data file, and its costs file when it has per-operation costs (no page)."""
+    folder = root / "explore"
     folder.mkdir(parents=True, exist_ok=True)
     data, costs = server_data(con, server)
     write_json(folder / f"{server}.json", data)

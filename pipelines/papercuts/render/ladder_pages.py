@@ -20,8 +20,8 @@ from .bundle import write_bundle
 from .charts import explore_url, make_chart
 from .frontmatter import page
 from .ladder_links import ladder_title
-from .reuse import Reuse
 from .selection import slug
+from .units import Unit
 
 FEED_ENTRIES = 200  # the Atom feed: the newest campaigns' changes, largest first within a date
 
@@ -49,18 +49,20 @@ def what_it_can_see(builds: int, repetitions: int, noise: float) -> str:
             f"{max(floor, noise):.0%} are unlikely to be found here; a change not listed is not shown to be absent.")
 
 
-def render_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, reuse: Reuse) -> int:
-    pages = 0
-    for server, group in groupby(fetch_dicts(con, query("ladder_pages")), key=lambda r: r["server"]):
-        rows = list(group)
-        pages += reuse.unit(f"ladders {server}", reuse.by_server.get(server, []), out_root,
-                            lambda root, rows=rows: _server_ladders(con, rows, root))
-    (out_root / "ladders" / "_index.md").parent.mkdir(parents=True, exist_ok=True)
+def ladder_units(con: duckdb.DuckDBPyConnection) -> list[Unit]:
+    """A unit per server: its ladder pages."""
+    return [Unit(f"ladders {server}", _server_ladders, (list(rows),), server=server)
+            for server, rows in groupby(fetch_dicts(con, query("ladder_pages")), key=lambda r: r["server"])]
+
+
+def render_ladder_index(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
+    """The ladders' section page and the regressions index."""
+    (out_root / "ladders").mkdir(parents=True, exist_ok=True)
     (out_root / "ladders" / "_index.md").write_text(page({"title": "Version ladders"}, ""))
-    return pages + 1 + render_regressions(con, out_root)
+    return 1 + render_regressions(con, out_root)
 
 
-def _server_ladders(con: duckdb.DuckDBPyConnection, rows: list[dict], out_root: Path) -> int:
+def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[dict]) -> int:
     """The ladder pages of one server: one per DBMS and thread count."""
     pages = 0
     for (server, dbms, threads), ladders in groupby(rows, key=lambda r: (r["server"], r["dbms"], r["threads"])):

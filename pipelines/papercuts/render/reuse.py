@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -30,6 +29,7 @@ from ..paths import Paths
 from ..publish.swap import remove
 from .charts import variant_colours
 from .images import enabled as images_enabled
+from .units import Unit, Workers
 
 FORMAT = "papercuts-pages-reused 1"
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL, templates
@@ -72,37 +72,39 @@ class Reuse:
                  "colours": {v: self.colours.get(v) for c in sorted(campaigns) for v in self.variants.get(c, [])}}
         return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
 
-    def server(self, server: str, out_root: Path, produce: Callable[[Path], int]) -> int:
-        return self.unit(f"server {server}", self.by_server.get(server, []), out_root, produce)
-
-    def campaign(self, campaign: str, out_root: Path, produce: Callable[[Path], int]) -> int:
-        return self.unit(f"campaign {campaign}", [campaign], out_root, produce)
-
-    def unit(self, name: str, campaigns: list[str], out_root: Path, produce: Callable[[Path], int]) -> int:
-        """produce(root) writes the unit's files under root (as it would under the content tree)
-        and returns its page count; the files are then placed under out_root."""
-        if not self.enabled:
-            return produce(out_root)
-        key = self.key(name, campaigns)
-        entry = self.cache / hashlib.sha256(name.encode()).hexdigest()[:32]
-        self.used.add(entry.name)
-        try:
-            saved = json.loads((entry / "unit.json").read_text())
-        except (OSError, ValueError):
-            saved = {}
-        if saved.get("key") == key and (entry / "files").is_dir():
-            self.reused += 1
-        else:
-            tmp = entry.with_name(f"{entry.name}.tmp-{os.getpid()}")
-            remove(tmp)
-            (tmp / "files").mkdir(parents=True)
-            saved = {"key": key, "unit": name, "pages": produce(tmp / "files")}
-            (tmp / "unit.json").write_text(json.dumps(saved))
+    def run(self, units: list[Unit], out_root: Path, workers: Workers) -> int:
+        """Place every unit's files under out_root: a kept unit's from the last build, the others
+        made now (by `workers`, on every core); returns their page count."""
+        if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
+            return sum(workers.make([(u.make, out_root, u.args) for u in units]))
+        entries, pages, made = [], {}, []
+        for u in units:
+            key = self.key(u.name, [u.campaign] if u.campaign else self.by_server.get(u.server or "", []))
+            entry = self.cache / hashlib.sha256(u.name.encode()).hexdigest()[:32]
+            self.used.add(entry.name)
+            entries.append(entry)
+            try:
+                saved = json.loads((entry / "unit.json").read_text())
+            except (OSError, ValueError):
+                saved = {}
+            if saved.get("key") == key and (entry / "files").is_dir():
+                self.reused += 1
+                pages[entry] = int(saved["pages"])
+            else:
+                tmp = entry.with_name(f"{entry.name}.tmp-{os.getpid()}")
+                remove(tmp)
+                (tmp / "files").mkdir(parents=True)
+                made.append((u, entry, tmp, key))
+        counts = workers.make([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made])
+        for (u, entry, tmp, key), n in zip(made, counts, strict=True):
+            (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
             remove(entry)
             tmp.rename(entry)
+            pages[entry] = n
             self.written += 1
-        _place(entry / "files", out_root)
-        return int(saved["pages"])
+        for entry in entries:
+            _place(entry / "files", out_root)
+        return sum(pages[e] for e in entries)
 
     def forget_others(self) -> None:
         """Remove the units this build did not have (a campaign or server gone, an old build's)."""

@@ -17,6 +17,7 @@ from .charts import make_chart
 from .frontmatter import split
 from .ladder_links import ladder_links
 from .selection import cost_variants, natural, slug, throughput_rows
+from .units import Unit
 
 SHARED_KINDS = ("rqps-heatmap", "op-costs")  # a comparison's charts, drawn on its campaign's page
 HARDWARE = ("cpu_model", "sockets", "cores", "smt", "ram_gb", "os", "storage", "notes")
@@ -114,8 +115,14 @@ def _drawn_on_campaign_pages(content: Path, defs: list[dict]) -> dict[str, dict]
     return found
 
 
-def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: list[dict],
-                  out_root: Path, content: Path) -> None:
+def server_units(con: duckdb.DuckDBPyConnection, investigations: list[dict], content: Path) -> list[Unit]:
+    """A unit per server; `content` is the content tree, where its campaigns' pages already are."""
+    return [Unit(f"server {s['id']}", render_server, (s, investigations, content), server=s["id"])
+            for s in fetch_dicts(con, query("servers"))]
+
+
+def render_server(con: duckdb.DuckDBPyConnection, out_root: Path, server: dict, investigations: list[dict],
+                  content: Path) -> int:
     sid = server["id"]
     sections = _server_charts(con, sid)
     chart_defs = [d for _, defs in sections for d in defs]
@@ -139,3 +146,4 @@ def render_server(con: duckdb.DuckDBPyConnection, server: dict, investigations: 
         "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections],
     }
     write_bundle(out_root / "servers" / sid, meta, "", charts, out_root)
+    return 1

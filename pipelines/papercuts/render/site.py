@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import duckdb
 
@@ -11,20 +12,28 @@ from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
 from ..publish.swap import replace_path
 from .calibration_pages import render_calibration_page
-from .campaigns import render_campaigns
+from .campaigns import campaign_units, render_campaign_index
 from .charts import KINDS
 from .embeds import embed_url, image_stem
-from .explore import render_explore
+from .explore import explore_units, render_explore
 from .frontmatter import page, split
 from .investigations import render_investigation
 from .jinja import render_template
-from .ladder_pages import render_ladders
+from .ladder_pages import ladder_units, render_ladder_index
 from .reuse import Reuse
-from .servers import render_server
+from .servers import server_units
+from .units import Workers
 
 
-def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None) -> int:
-    """Write the content tree; `reused`, if given, receives (units kept, units written)."""
+def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None) -> int:
+    """Write the content tree from the derived database (a file: its units are made on every core,
+    render/units.py); `reused`, if given, receives (units kept, units written)."""
+    with Workers(db) as workers:
+        return _render(workers, ds, paths, reused)
+
+
+def _render(workers: Workers, ds, paths: Paths, reused: list | None) -> int:
+    con = workers.con
     out = paths.generated.with_name(paths.generated.name + ".tmp")
     if out.exists():
         shutil.rmtree(out)
@@ -52,16 +61,13 @@ def render_site(con: duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list |
 
     reuse = Reuse(con, ds, paths)
     # Campaigns first: a server page shows its campaigns' comparison charts from their pages.
-    pages += render_campaigns(con, paths, out, investigations, reuse)
-    servers = fetch_dicts(con, query("servers"))
-    for server in servers:
-        pages += reuse.server(server["id"], out, lambda root, server=server:
-                              render_server(con, server, investigations, root, out) or 1)
-
-    pages += render_calibration_page(con, paths, out)
-    pages += render_ladders(con, out, reuse)
-    pages += render_explore(con, out, reuse)
+    pages += reuse.run(campaign_units(con, paths, investigations), out, workers)
+    pages += reuse.run(server_units(con, investigations, out) + ladder_units(con) + explore_units(con), out, workers)
     reuse.forget_others()
+    pages += render_campaign_index(out)
+    pages += render_calibration_page(con, paths, out)
+    pages += render_ladder_index(con, out)
+    pages += render_explore(con, out)
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
                                     ("servers", "Servers", ["html"])):

@@ -1,0 +1,80 @@
+"""Page units made on every core.
+
+A unit is one campaign's page, one server's page, its ladder pages or its explorer files: a
+module-level function called as `make(con, root, *args)` that reads the derived DuckDB through
+`con`, writes its files under `root` and nowhere else, and returns its page count. Units of one
+batch do not read each other's files, so they can be made in any order and in any process.
+
+With the database in a file and more than one core, the render stage forks its worker processes
+once, before this process opens the file. Each worker opens the file read-only, and DuckDB allows
+any number of read-only readers. Units are handed out one at a time, so a large server does not
+hold up a queue. The files are the ones a single process writes (tests/test_parallel_render.py).
+A process with other threads (pytest with Playwright, `papercuts serve`) makes units itself:
+a fork copies locks those threads may hold. A database in memory (snapshots) does the same.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+import duckdb
+
+
+@dataclass(frozen=True)
+class Unit:
+    name: str  # "server dell32": names its entry among the kept units
+    make: Callable[..., int]  # make(con, root, *args) -> pages; module-level, so a worker can run it
+    args: tuple = field(default=())
+    # What it is drawn from (its key, render/reuse.py): one campaign, or every campaign of a server.
+    campaign: str | None = None
+    server: str | None = None
+
+
+_con: duckdb.DuckDBPyConnection | None = None  # a worker's own connection
+
+
+def _open(db: str) -> None:
+    global _con
+    _con = duckdb.connect(db, read_only=True)
+
+
+def _make(make: Callable[..., int], root: Path, args: tuple) -> int:
+    return make(_con, root, *args)
+
+
+class Workers:
+    """The render stage's connection, and the processes that make its units."""
+
+    def __init__(self, db: Path | duckdb.DuckDBPyConnection, workers: int | None = None) -> None:
+        self.path = db if isinstance(db, Path) else None
+        self.con = db if isinstance(db, duckdb.DuckDBPyConnection) else None
+        self.workers = workers or os.cpu_count() or 1
+        self.pool = None
+
+    def __enter__(self) -> Workers:
+        if self.path is not None:
+            if self.workers > 1 and threading.active_count() == 1:
+                # Forked while this process has no database open: a child must not inherit one.
+                self.pool = get_context("fork").Pool(self.workers, _open, (str(self.path),))
+            self.con = duckdb.connect(str(self.path), read_only=True)
+        return self
+
+    def __exit__(self, kind, *_) -> None:
+        if self.pool is not None:
+            if kind is None:
+                self.pool.close()
+            else:
+                self.pool.terminate()
+            self.pool.join()
+        if self.path is not None and self.con is not None:
+            self.con.close()
+
+    def make(self, jobs: list[tuple[Callable[..., int], Path, tuple]]) -> list[int]:
+        """Each job's page count, in the jobs' order."""
+        if self.pool is None or len(jobs) < 2:
+            return [make(self.con, root, *args) for make, root, args in jobs]
+        return self.pool.starmap(_make, jobs, chunksize=1)

@@ -1,0 +1,61 @@
+"""Page units made on every core give the site one process gives, byte for byte (render/units.py)."""
+from __future__ import annotations
+
+import pickle
+import shutil
+import subprocess
+import sys
+
+from papercuts.paths import PROJECT
+from papercuts.problems import Problem, UserError
+
+# In a fresh interpreter: the render stage forks only in a process without other threads
+# (pytest's browser tests start some), and this test must see it fork.
+SCRIPT = r"""
+import hashlib, os, sys
+from pathlib import Path
+from papercuts.build import build
+from papercuts.paths import Paths
+from papercuts.render import units
+
+data, pids = Path(sys.argv[1]), Path(sys.argv[2])
+make = units._make
+
+def spy(*args):
+    (pids / str(os.getpid())).touch()
+    return make(*args)
+
+units._make = spy
+
+def tree(root):
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+got = []
+for cores in (2, 1):  # two workers, whatever the machine has
+    os.cpu_count = lambda cores=cores: cores
+    paths = Paths.make(data=data, out=pids.parent / f"site{cores}")
+    build(paths)
+    got.append((tree(paths.public), tree(paths.generated)))
+print(got[0] == got[1], len({p.name for p in pids.iterdir()} - {str(os.getpid())}) >= 2)
+"""
+
+
+def test_units_made_in_worker_processes_give_the_same_site(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(PROJECT / "data", data)
+    (tmp_path / "pids").mkdir()
+    env = {**__import__("os").environ, "PAPERCUTS_IMAGES": "0"}
+    run = subprocess.run([sys.executable, "-c", SCRIPT, str(data), str(tmp_path / "pids")],
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["True", "True"]  # the same site and content tree; made in 2+ processes
+
+
+def test_a_problem_raised_in_a_worker_arrives_with_its_place():
+    e = pickle.loads(pickle.dumps(UserError("2 error(s)", [Problem("data/x.csv", 3, 7, "error", "bad", "fix it")])))
+    assert isinstance(e, UserError) and str(e) == "2 error(s)"
+    assert e.problems == [Problem("data/x.csv", 3, 7, "error", "bad", "fix it")]
