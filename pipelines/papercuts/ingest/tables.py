@@ -15,9 +15,19 @@ CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", 
                     "base_config", "notes", "server", "raw_layout", "readme", "file")
 
 
+# A contributed row keeps where it was read under these keys; its table stores them as file, line.
+PLACE = {"file": "_published", "line": "_line"}
+
+
 def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
     if rows:
         insert_columns(con, table, columns, [[r.get(c) for r in rows] for c in columns])
+
+
+def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
+    """As _insert, with file and line taken from where each row was read (no copy of a row)."""
+    if rows:
+        insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in rows] for c in columns])
 
 
 def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
@@ -50,7 +60,6 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
             columns.append("value_text")
         if table.per_campaign:
             columns = ["campaign", *columns, "file", "line"]
-        rows = [{**r, "file": r["_published"], "line": r["_line"]} for r in ds.rows[name]]
-        _insert(con, name, columns, rows)
+        _insert_placed(con, name, columns, ds.rows[name])
     ingest_calibrations(ds, con, _insert)
     _ingest_raw(ds, con)

@@ -56,7 +56,7 @@ def comparison_costs(con, campaign: str, server: str, base_build: str, base_conf
 
 def cost_variants(con, campaign: str, server: str, threads: int, base_build: str, base_config: str) -> list[str]:
     """The variants of a comparison with per-operation costs beside their rQPS, by version."""
-    found = {(tuple(r["version_key"]), r["build"], r["config"], r["variant"])
+    found = {(r["version_rank"], r["build"], r["config"], r["variant"])
              for r in comparison_costs(con, campaign, server, base_build, base_config)
              if r["threads"] == threads and r["relative"] is not None}
     return [v for *_, v in sorted(found)]

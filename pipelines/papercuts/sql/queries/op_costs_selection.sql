@@ -2,7 +2,7 @@
 -- each with the same cost of the base variant; a chart of one thread count keeps its own.
 SELECT o.microbenchmark, o."range", m."group", o.build, o.config,
        o.build || '.' || o.config AS variant, o.threads, o.metric, o.value, o.base_value,
-       o.relative, o.repetitions, b.version_key
+       o.relative, o.repetitions, dense_rank() OVER (ORDER BY b.version_key) AS version_rank
 FROM op_costs o
 JOIN builds b ON b.id = o.build
 JOIN microbenchmarks m ON m.name = o.microbenchmark
