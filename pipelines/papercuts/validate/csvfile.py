@@ -12,37 +12,11 @@ from ..problems import Problems
 from .suggest import did_you_mean
 
 
-class Places:
-    """The 1-based character column where each field of a row starts, by column name. A checked
-    row keeps it for later messages, so it is small: the header's index, shared by the file's
-    rows, and a tuple per row (a dict per row was 360 bytes: 0.36 GB for 10^6 results)."""
-
-    __slots__ = ("index", "starts")
-
-    def __init__(self, index: dict[str, int], starts: tuple[int, ...]) -> None:
-        self.index, self.starts = index, starts
-
-    def __getitem__(self, name: str) -> int:
-        return self.starts[self.index[name]]
-
-    def get(self, name: str, default: int | None = None) -> int | None:
-        i = self.index.get(name)
-        return default if i is None else self.starts[i]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Places) and (self.index, self.starts) == (other.index, other.starts)
-
-    __hash__ = None  # type: ignore[assignment]  # equal by value, and never a key
-
-    def __repr__(self) -> str:
-        return f"Places({ {n: self.starts[i] for n, i in self.index.items()} })"
-
-
 @dataclass
 class Row:
     line: int
     values: dict[str, str]
-    columns: Places
+    columns: dict[str, int]  # 1-based character column where each field starts
 
 
 def split_line(line: str) -> tuple[list[str], list[int], str | None]:
@@ -122,9 +96,8 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
         return None
     if not _check_header(header, starts, path, table, problems):
         return None
-    index = {name: i for i, name in enumerate(header)}
     rows = [row for number, line in enumerate(lines[1:], start=2)
-            if (row := _row(number, line, header, index, path, problems)) is not None]
+            if (row := _row(number, line, header, path, problems)) is not None]
     if not rows and len(lines) == 1:
         problems.error(path, 1, 1, "file has a header but no rows", "add rows or remove the file")
     return rows
@@ -193,8 +166,7 @@ def _check_header(header: list[str], starts: list[int], path: str, table: Table,
     return ok
 
 
-def _row(number: int, line: str, header: list[str], index: dict[str, int], path: str,
-         problems: Problems) -> Row | None:
+def _row(number: int, line: str, header: list[str], path: str, problems: Problems) -> Row | None:
     if not line.strip():
         problems.error(path, number, 1, "blank line", "remove it")
         return None
@@ -209,4 +181,4 @@ def _row(number: int, line: str, header: list[str], index: dict[str, int], path:
                        f"{len(values)} fields where the header has {len(header)}",
                        "quote fields that contain commas; one value per column")
         return None
-    return Row(number, dict(zip(header, values, strict=True)), Places(index, tuple(cols)))
+    return Row(number, dict(zip(header, values, strict=True)), dict(zip(header, cols, strict=True)))
