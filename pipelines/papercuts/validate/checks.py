@@ -1,4 +1,4 @@
-"""Stage 1b: domain checks across files: ids that exist, duplicates, bases, consistency."""
+"""Stage 1b: domain checks across files: ids that exist, copies across campaigns, bases, consistency."""
 from __future__ import annotations
 
 import re
@@ -6,16 +6,11 @@ from collections import defaultdict
 
 from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
 from ..problems import Problems
+from .duplicates import at
 from .load import Dataset
 from .plausibility import check_plausibility
 from .suggest import did_you_mean
 from .tomlfile import value_at
-
-
-def _at(problems: Problems, row: dict, column: str, message: str, hint: str = "",
-        warning: bool = False) -> None:
-    col = row.get("_cols", {}).get(column, 1)
-    (problems.warning if warning else problems.error)(row["_file"], row["_line"], col, message, hint)
 
 
 def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
@@ -26,7 +21,7 @@ def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
         for row in ds.rows[t.name]:
             key = row[t.key[0]]
             if key in first:
-                _at(problems, row, t.key[0], f"duplicate {t.key[0]} '{key}' in {t.file}",
+                at(problems, row, t.key[0], f"duplicate {t.key[0]} '{key}' in {t.file}",
                     f"first defined on line {first[key]['_line']}")
             else:
                 first[key] = row
@@ -35,7 +30,7 @@ def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
     for row in ds.rows["servers"]:
         for alias in row["aliases"] or []:
             if alias in known["servers"] or alias in alias_of:
-                _at(problems, row, "aliases", f"alias '{alias}' is already a server id or alias",
+                at(problems, row, "aliases", f"alias '{alias}' is already a server id or alias",
                     "each name must name one server")
             else:
                 alias_of[alias] = row["id"]
@@ -53,7 +48,7 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                     continue  # from campaign.toml: check_raw reports it there, once
                 value = row[c.name]
                 if value is not None and value not in known[c.refers]:
-                    _at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
+                    at(problems, row, c.name, f"unknown {c.refers[:-1]} '{value}'",
                         did_you_mean(value, known[c.refers]) or f"add it to data/{c.refers}.csv first")
     check_known(ds, known, problems)
     for meta in ds.campaigns:
@@ -103,22 +98,13 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
             value = row[column]
             if value not in known[catalog] and (row["campaign"], value) not in reported:
                 reported.add((row["campaign"], value))
-                _at(problems, row, column, f"unknown {catalog[:-1]} '{value}' (from the raw file's path)",
+                at(problems, row, column, f"unknown {catalog[:-1]} '{value}' (from the raw file's path)",
                     did_you_mean(value, known[catalog]) or f"add it to data/{catalog}.csv first")
 
 
-def check_duplicates(ds: Dataset, problems: Problems) -> None:
+def check_copies(ds: Dataset, problems: Problems) -> None:
+    """Rows repeated within a campaign are checked as it is read (duplicates.py); here, across campaigns."""
     for t in CAMPAIGN_TABLES:
-        seen: dict[tuple, dict] = {}
-        for row in ds.rows[t.name]:
-            key = (row["campaign"], *(row[k] for k in t.key))
-            if key in seen:
-                other = seen[key]
-                _at(problems, row, t.key[0], f"duplicate row: same {', '.join(t.key)} as line {other['_line']}",
-                    "remove one, or number them with a repetition column" if t.name == "results"
-                    else "remove one of them")
-            else:
-                seen[key] = row
         _cross_campaign_copies(t, ds, problems)
 
 
@@ -139,10 +125,10 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
     for (path, other), rows in sorted(repeats.items()):
         if len(rows) >= 2 and 2 * len(rows) >= counts[path]:
             if rows[0].get("_raw"):  # an archive kept byte for byte republishing its author's runs
-                _at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
+                at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
                     "the archive republishes earlier runs; both campaigns show them", warning=True)
                 continue
-            _at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
+            at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
                 "remove the copied rows; a campaign holds only its own measurements")
 
 
@@ -152,7 +138,7 @@ def check_units(ds: Dataset, problems: Problems) -> None:
     for row in ds.rows["observations"]:
         other = first.setdefault((row["campaign"], row["measure"]), row)
         if other["unit"] != row["unit"]:
-            _at(problems, row, "unit", f"measure '{row['measure']}' is in {other['unit']} on line "
+            at(problems, row, "unit", f"measure '{row['measure']}' is in {other['unit']} on line "
                 f"{other['_line']} but in {row['unit']} here",
                 "convert the values to one unit, or name the measures differently")
 
@@ -161,11 +147,11 @@ def check_summaries(ds: Dataset, problems: Problems) -> None:
     for row in ds.rows["summaries"]:
         lo, hi = row["min"], row["max"]
         if lo > hi:
-            _at(problems, row, "min", f"min {lo:g} is greater than max {hi:g}", "swap them")
+            at(problems, row, "min", f"min {lo:g} is greater than max {hi:g}", "swap them")
             continue
         for stat in ("avg", "median"):
             if not lo <= row[stat] <= hi:
-                _at(problems, row, stat, f"{stat} {row[stat]:g} is outside min {lo:g} .. max {hi:g}",
+                at(problems, row, stat, f"{stat} {row[stat]:g} is outside min {lo:g} .. max {hi:g}",
                     "check that the columns are not swapped")
 
 
@@ -192,7 +178,7 @@ def check_bases(ds: Dataset, problems: Problems) -> None:
             k = (r["server"], r["threads"], r["microbenchmark"], r["range"])
             if k not in have and k not in reported:
                 reported.add(k)
-                _at(problems, r, "build",
+                at(problems, r, "build",
                     f"no result of the base {base[0]}.{base[1]} for {r['server']}, {r['microbenchmark']} "
                     f"at {r['threads']} thread{'' if r['threads'] == 1 else 's'}",
                     "add the base's row, or name another base with base_build and base_config")
@@ -204,7 +190,7 @@ def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> Non
     known = check_catalog_keys(ds, problems)
     check_references(ds, known, problems)
     check_raw(ds, known, problems)
-    check_duplicates(ds, problems)
+    check_copies(ds, problems)
     check_summaries(ds, problems)
     check_units(ds, problems)
     if complete:

@@ -13,6 +13,7 @@ from ..problems import Problems
 from .calibrations import load_calibrations
 from .campaign_cache import load_campaigns
 from .csvfile import parse_csv
+from .duplicates import check_duplicates
 from .fields import FieldError, check_chars, convert, is_date
 from .files import check_campaign_files, read_limited
 from .known import load_known
@@ -137,6 +138,7 @@ def _read_campaign(cdir: Path, paths: Paths) -> dict:
     """What reading one campaign folder alone gives (campaign_cache.load_campaigns adds it)."""
     ds, problems = Dataset(), Problems()
     _load_campaign(cdir, paths, ds, problems)
+    check_duplicates(ds.rows, problems)
     return {"rows": {t: rows for t, rows in ds.rows.items() if rows}, "campaigns": ds.campaigns,
             "problems": problems.items}
 

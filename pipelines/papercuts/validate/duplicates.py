@@ -1,0 +1,27 @@
+"""Duplicate rows within one campaign: a campaign's own business, so checked as its folder is
+read (in a worker, and kept in the campaign cache with its other problems), not over every
+campaign's rows on every build."""
+from __future__ import annotations
+
+from ..contract import CAMPAIGN_TABLES
+from ..problems import Problems
+
+
+def at(problems: Problems, row: dict, column: str, message: str, hint: str = "", warning: bool = False) -> None:
+    """A problem at a row's field: its file, line and the column where the field starts."""
+    col = row.get("_cols", {}).get(column, 1)
+    (problems.warning if warning else problems.error)(row["_file"], row["_line"], col, message, hint)
+
+
+def check_duplicates(rows: dict[str, list[dict]], problems: Problems) -> None:
+    """rows: one campaign's rows by table. Two rows with the same key are one too many."""
+    for t in CAMPAIGN_TABLES:
+        seen: dict[tuple, dict] = {}
+        for row in rows.get(t.name, []):
+            key = tuple(row[k] for k in t.key)
+            if key in seen:
+                at(problems, row, t.key[0], f"duplicate row: same {', '.join(t.key)} as line {seen[key]['_line']}",
+                   "remove one, or number them with a repetition column" if t.name == "results"
+                   else "remove one of them")
+            else:
+                seen[key] = row
