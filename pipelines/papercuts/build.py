@@ -164,10 +164,10 @@ def _build(paths: Paths, timings: Timings) -> Problems:
     try:
         with timings.stage("ingest", "loading DuckDB"):
             ingest(ds, con)
+            ds.rows.clear()  # what is left to read is in the database
         with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
             derive(con)
         con.close()  # the render stage reads the file, on every core (render/units.py)
-        ds.rows.clear()  # what is left to read is in the database
         with timings.stage("render", "pages, specs, tables and CSVs"):
             units: list[int] = []
             timings.pages = render_site(db_tmp, ds, paths, units)

@@ -24,10 +24,14 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
         insert_columns(con, table, columns, [[r.get(c) for r in rows] for c in columns])
 
 
+CHUNK = 100_000  # rows inserted at a time: their columns, not every row's, are held twice
+
+
 def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
     """As _insert, with file and line taken from where each row was read (no copy of a row)."""
-    if rows:
-        insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in rows] for c in columns])
+    for start in range(0, len(rows), CHUNK):
+        chunk = rows[start:start + CHUNK]
+        insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in chunk] for c in columns])
 
 
 def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
