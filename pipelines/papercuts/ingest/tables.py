@@ -24,7 +24,8 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
         insert_columns(con, table, columns, [[r.get(c) for r in rows] for c in columns])
 
 
-CHUNK = 100_000  # rows inserted at a time: their columns, not every row's, are held twice
+# Rows inserted at a time: their columns, not every row's, are held twice (100,000: 1.5 s slower at x100).
+CHUNK = 250_000
 
 
 def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
