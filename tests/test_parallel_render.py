@@ -59,3 +59,33 @@ def test_a_problem_raised_in_a_worker_arrives_with_its_place():
     e = pickle.loads(pickle.dumps(UserError("2 error(s)", [Problem("data/x.csv", 3, 7, "error", "bad", "fix it")])))
     assert isinstance(e, UserError) and str(e) == "2 error(s)"
     assert e.problems == [Problem("data/x.csv", 3, 7, "error", "bad", "fix it")]
+
+
+KILLED = r"""
+import os, sys
+from pathlib import Path
+import duckdb
+from papercuts.problems import UserError
+from papercuts.render.units import Workers
+
+db = Path(sys.argv[1])
+duckdb.connect(str(db)).close()
+
+def page(con, root, n):
+    if n == 3:
+        os._exit(9)  # as the kernel's out-of-memory killer would end it
+    return 1
+
+try:
+    with Workers(db, workers=2) as w:
+        w.make([(page, Path("."), (n,)) for n in range(6)])
+except UserError as e:
+    print("UserError:", e)
+"""
+
+
+def test_a_worker_killed_is_a_clear_error_not_a_hang(tmp_path):
+    run = subprocess.run([sys.executable, "-c", KILLED, str(tmp_path / "x.duckdb")], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.startswith("UserError: a process making pages was killed"), run.stdout

@@ -17,11 +17,15 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
 import duckdb
+
+from ..problems import UserError
 
 
 @dataclass(frozen=True)
@@ -58,18 +62,18 @@ class Workers:
     def __enter__(self) -> Workers:
         if self.path is not None:
             if self.workers > 1 and threading.active_count() == 1:
-                # Forked while this process has no database open: a child must not inherit one.
-                self.pool = get_context("fork").Pool(self.workers, _open, (str(self.path),))
+                # A pool that notices a worker killed (out of memory) instead of waiting for it.
+                self.pool = ProcessPoolExecutor(self.workers, mp_context=get_context("fork"),
+                                                initializer=_open, initargs=(str(self.path),))
+                # Its workers are forked at the first task: now, while this process has no
+                # database open, so that none inherits one.
+                self.pool.submit(int).result()
             self.con = duckdb.connect(str(self.path), read_only=True)
         return self
 
     def __exit__(self, kind, *_) -> None:
         if self.pool is not None:
-            if kind is None:
-                self.pool.close()
-            else:
-                self.pool.terminate()
-            self.pool.join()
+            self.pool.shutdown(cancel_futures=kind is not None)
         if self.path is not None and self.con is not None:
             self.con.close()
 
@@ -77,4 +81,8 @@ class Workers:
         """Each job's page count, in the jobs' order."""
         if self.pool is None or len(jobs) < 2:
             return [make(self.con, root, *args) for make, root, args in jobs]
-        return self.pool.starmap(_make, jobs, chunksize=1)
+        try:
+            return list(self.pool.map(_make, *zip(*jobs, strict=True)))
+        except BrokenProcessPool:
+            raise UserError("a process making pages was killed (out of memory?); the previous site is "
+                            "unchanged: build again, with more memory free") from None
