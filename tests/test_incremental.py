@@ -2,6 +2,8 @@
 and the site is byte for byte what a clean build of the same inputs writes."""
 from __future__ import annotations
 
+import duckdb
+
 from datadir import tree_digest as tree
 from papercuts.build import Timings, build
 from papercuts.paths import Paths
@@ -56,7 +58,20 @@ def test_a_changed_campaign_is_read_again_and_the_others_come_from_the_last_buil
     clean_paths = Paths.make(data=data_copy, build=tmp_path / "clean-build", out=tmp_path / "clean")
     clean = build(clean_paths)
     assert tree(paths.public) == tree(clean_paths.public)
+    # The other campaigns' rows were copied from the last build's database, around the changed one,
+    # each where a clean build puts it (ingest/previous.py).
+    assert any(f"the rows of {len(campaigns) - 1} unchanged campaign(s) copied" in line for line in said), said
+    assert _tables(paths.db) == _tables(clean_paths.db)
     assert [p.render() for p in again.sorted()] == [p.render() for p in clean.sorted()]
+
+
+def _tables(db) -> dict[str, list[tuple]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        names = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables ORDER BY 1").fetchall()]
+        return {t: con.execute(f'SELECT * FROM "{t}"').fetchall() for t in names}
+    finally:
+        con.close()
 
 
 def _units(said: list[str]) -> tuple[int, int]:
@@ -79,6 +94,9 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     def clean(name: str) -> dict:
         other = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name)
         build(other)
+        # The database too, table by table and row by row in order: rows copied from the last
+        # build's database (ingest/previous.py) are where a clean build puts them.
+        assert _tables(paths.db) == _tables(other.db)
         return tree(other.public)
 
     # A new campaign on dell32, of variants the site has: the 2024 one measured again, 1 % faster.
@@ -95,6 +113,8 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     kept, written = _units(said)
     # its page, and dell32's page, ladders and explorer files; nothing of the other servers
     assert 0 < written <= 4 and kept + written == total + 1, said
+    campaigns = len(list((data_copy / "campaigns").iterdir()))
+    assert f"the rows of {campaigns - 1} unchanged campaign(s) copied from the last build's database" in "".join(said)
     assert tree(paths.public) == clean("after-new-campaign")
     assert "2026-11-01-busy-wait-dell32-again" in (paths.public / "servers" / "dell32" / "index.html").read_text()
 
@@ -107,4 +127,5 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     build(paths, Timings(say=said.append))
     kept, written = _units(said)
     assert kept == 0 and written == total + 1, said
+    assert not any("copied from the last build's database" in line for line in said), said
     assert tree(paths.public) == clean("after-catalog")

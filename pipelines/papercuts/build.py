@@ -17,6 +17,7 @@ import duckdb
 
 from .derive.models import derive
 from .fingerprint import forget, inputs_digest, remember, unchanged
+from .ingest.previous import common_digest
 from .ingest.tables import ingest
 from .paths import Paths
 from .problems import Problem, Problems, UserError
@@ -163,8 +164,10 @@ def _build(paths: Paths, timings: Timings) -> Problems:
     con = duckdb.connect(str(db_tmp))
     try:
         with timings.stage("ingest", "loading DuckDB"):
-            ingest(ds, con)
+            kept = ingest(ds, con, paths.db, common_digest(paths))
             ds.rows.clear()  # what is left to read is in the database
+        if timings.say and kept:
+            timings.say(f"    the rows of {kept} unchanged campaign(s) copied from the last build's database")
         with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
             derive(con)
         con.close()  # the render stage reads the file, on every core (render/units.py)

@@ -21,6 +21,15 @@ from .problems import Problem, Problems
 RECORD = "last-build.json"
 
 
+def hash_tree(h, label: str, root: Path, skip: str | None = None) -> None:
+    """Every file under root (but the top folder `skip`), by path, size and bytes, into h."""
+    for p in sorted(root.rglob("*")) if root.is_dir() else []:
+        rel = p.relative_to(root)
+        if p.is_file() and "__pycache__" not in rel.parts and (skip is None or rel.parts[0] != skip):
+            h.update(f"{label}/{rel.as_posix()}\0{p.stat().st_size}\0".encode())
+            h.update(p.read_bytes())
+
+
 def inputs_digest(paths: Paths) -> str:
     h = hashlib.sha256()
     roots = {"data": paths.data, "content": paths.content, "layouts": paths.project / "layouts",

@@ -1,12 +1,16 @@
 """Stage 2: load the checked dataset into a fresh DuckDB file (explicit schemas, constraints)."""
 from __future__ import annotations
 
+from itertools import groupby
+from pathlib import Path
+
 import duckdb
 
 from ..contract import ALL_TABLES
 from ..db import insert_columns, sql_files, table_name
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
+from . import previous
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 from .canonical import canonicalize
 
@@ -35,18 +39,42 @@ def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str
         insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in chunk] for c in columns])
 
 
-def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
+def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict],
+                 insert, kept: set[str]) -> None:
+    """A per-campaign table's rows in folder order: runs of kept campaigns copied from the last
+    build's database (previous.py), the others inserted from their checked rows."""
+    kept = set() if table in previous.NOT_COPIED else kept
+    runs = [(campaign, list(rs)) for campaign, rs in groupby(rows, key=lambda r: r["campaign"])] if kept else []
+    if len({campaign for campaign, _ in runs}) < len(runs):  # a campaign's rows apart: not in folder order
+        kept = set()
+    if not kept:
+        insert(con, table, columns, rows)
+        return
+    for from_last, group in groupby(runs, key=lambda run: run[0] in kept):
+        group = list(group)
+        if from_last:
+            previous.copy_rows(con, table, [campaign for campaign, _ in group])
+        else:
+            insert(con, table, columns, [r for _, rs in group for r in rs])
+
+
+def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, kept: set[str]) -> None:
     """Rows parsed from raw outputs (load_raw.py) hold every column of their table under its name
     (file columns are already published paths), so the schema files say what is inserted."""
     for name in RAW_TABLES:
         columns = [c[0] for c in con.execute(f"SELECT * FROM {name} LIMIT 0").description]
-        _insert(con, name, columns, ds.rows.get(name, []))
+        _by_campaign(con, name, columns, ds.rows.get(name, []), _insert, kept if "campaign" in columns else set())
 
 
-def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
+def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, last: Path | None = None, common: str = "") -> int:
+    """Load the checked dataset. With `common` (previous.common_digest) and every campaign's folder
+    digest, the database records what it is made of, and the rows of campaigns unchanged since the
+    database `last` was made are copied from it; returns how many campaigns were."""
     canonicalize(ds)
     for path in sql_files("schema"):
         con.execute(path.read_text())
+    whole = bool(common) and len(ds.digests) == len(ds.campaigns)
+    kept = previous.attach(con, last, common, ds.digests) if whole and last is not None else set()
     order = [table_name(p) for p in sql_files("schema")]
     for name in order:
         if name in CALIBRATION_SCHEMAS:
@@ -65,6 +93,13 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection) -> None:
             columns.append("value_text")
         if table.per_campaign:
             columns = ["campaign", *columns, "file", "line"]
-        _insert_placed(con, name, columns, ds.rows[name])
+        if table.per_campaign:
+            _by_campaign(con, name, columns, ds.rows[name], _insert_placed, kept)
+        else:
+            _insert_placed(con, name, columns, ds.rows[name])
     ingest_calibrations(ds, con, _insert)
-    _ingest_raw(ds, con)
+    _ingest_raw(ds, con, kept)
+    previous.detach(con)
+    if whole:
+        previous.record(con, common, ds.digests)
+    return len(kept)

@@ -25,6 +25,7 @@ from pathlib import Path
 import duckdb
 
 from ..db import query
+from ..fingerprint import hash_tree
 from ..paths import Paths
 from ..publish.swap import remove
 from .charts import variant_colours
@@ -33,14 +34,6 @@ from .units import Unit, Workers
 
 FORMAT = "papercuts-pages-reused 1"
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL, templates
-
-
-def _tree(h, label: str, root: Path, skip: str | None = None) -> None:
-    for p in sorted(root.rglob("*")) if root.is_dir() else []:
-        rel = p.relative_to(root)
-        if p.is_file() and "__pycache__" not in rel.parts and (skip is None or rel.parts[0] != skip):
-            h.update(f"{label}/{rel.as_posix()}\0{p.stat().st_size}\0".encode())
-            h.update(p.read_bytes())
 
 
 class Reuse:
@@ -54,9 +47,9 @@ class Reuse:
         self.reused = self.written = 0
         self.used: set[str] = set()
         h = hashlib.sha256(FORMAT.encode())
-        _tree(h, "code", CODE)
-        _tree(h, "data", paths.data, skip="campaigns")
-        _tree(h, "content", paths.content)
+        hash_tree(h, "code", CODE)
+        hash_tree(h, "data", paths.data, skip="campaigns")
+        hash_tree(h, "content", paths.content)
         h.update(f"data at {paths.data.name}\0images {images_enabled()}\0".encode())
         self.common = h.hexdigest()
         self.colours = variant_colours(con)
