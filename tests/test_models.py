@@ -8,7 +8,7 @@ from datadir import FILES, database, write_data
 from papercuts.build import validate
 from papercuts.db import fetch_dicts
 from papercuts.derive.models import derive
-from papercuts.ingest.tables import ingest
+from papercuts.ingest.tables import check_loaded, ingest
 from papercuts.paths import PROJECT, Paths
 
 
@@ -141,3 +141,17 @@ def test_derived_tables_are_the_same_bits_on_every_build():
         assert tables is None or got == tables
         tables = got
     assert len(tables["rqps_summary"]) > 100
+
+
+@pytest.mark.parametrize("column,value", [("server", "nosuchbox"), ("build", "my9999"), ("config", "nocfg"),
+                                          ("microbenchmark", "no-such-test"), ("campaign", "2000-01-01-none")])
+def test_a_results_row_naming_nothing_in_the_catalogs_stops_the_load(tmp_path, column, value):
+    """results' references are checked over the loaded table (sql/checks/), not per inserted row."""
+    con = database(write_data(tmp_path))
+    check_loaded(con)  # the data as validated passes
+    row = con.execute("SELECT * FROM results LIMIT 1").fetchone()
+    names = [d[0] for d in con.description]
+    con.execute(f"INSERT INTO results VALUES ({', '.join('?' * len(row))})",
+                [value if n == column else v for n, v in zip(names, row, strict=True)])
+    with pytest.raises(RuntimeError, match=f"results_references.sql: .*'{column}', '{value}'"):
+        check_loaded(con)

@@ -66,6 +66,16 @@ def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, kept: set[str]) -> 
         _by_campaign(con, name, columns, ds.rows.get(name, []), _insert, kept if "campaign" in columns else set())
 
 
+def check_loaded(con: duckdb.DuckDBPyConnection) -> None:
+    """Constraints checked over whole tables once they are loaded (sql/checks/: each query returns
+    the rows that break one). Validate reports such rows to the contributor first, so a row here
+    is Papercuts' bug: a RuntimeError, not a contributor's error."""
+    for path in sql_files("checks"):
+        bad = con.execute(path.read_text()).fetchall()
+        if bad:
+            raise RuntimeError(f"sql/checks/{path.name}: {bad}")
+
+
 def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, last: Path | None = None, common: str = "") -> int:
     """Load the checked dataset. With `common` (previous.common_digest) and every campaign's folder
     digest, the database records what it is made of, and the rows of campaigns unchanged since the
@@ -100,6 +110,7 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, last: Path | None = None
     ingest_calibrations(ds, con, _insert)
     _ingest_raw(ds, con, kept)
     previous.detach(con)
+    check_loaded(con)
     if whole:
         previous.record(con, common, ds.digests)
     return len(kept)
