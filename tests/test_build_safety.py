@@ -70,6 +70,27 @@ def test_a_build_says_each_stage_as_it_runs_and_the_times_at_the_end(tmp_path):
                for x in lines)
     assert re.search(r"built \d+ pages into .* \(validate [\d.]+ s .* hugo [\d.]+ s  total [\d.]+ s\)$",
                      lines[-1])
+    # Long loops count as they go (plain lines at each tenth, in a log): the campaigns read, then the
+    # pages made, each up to its total, inside its stage.
+    for what, stage in (("campaigns read", "validate"), ("campaign pages", "render")):
+        counts = [tuple(map(int, x.split(": ")[1].split("/"))) for x in lines if x.startswith(f"    {what}: ")]
+        assert len(counts) == 10 and counts[-1][0] == counts[-1][1] >= 10, lines
+        assert [d for d, _ in counts] == sorted({d for d, _ in counts})
+        at = lines.index(f"    {what}: {counts[0][0]}/{counts[0][1]}")
+        assert lines[at - 1].startswith(f"[{STAGES.index(stage) + 1}/{n}] {stage}"), lines
+
+
+def test_on_a_terminal_progress_is_one_bar_redrawn_in_place():
+    import io
+
+    from papercuts.build import Timings
+
+    screen, said = io.StringIO(), []
+    t = Timings(say=said.append, bar=screen)
+    for done in range(1, 21):
+        t.progress("campaigns read", done, 20)
+    assert said == [] and screen.getvalue().count("\r") == 20 and screen.getvalue().endswith("] 20/20\n")
+    assert "\r    campaigns read: [###############...............] 10/20\r" in screen.getvalue()
 
 
 def test_working_files_go_beside_out_never_into_the_checkout(tmp_path):

@@ -11,6 +11,7 @@ import fcntl
 import re
 import time
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -42,9 +43,23 @@ class Timings(dict):
     pages = 0
     images = None
 
-    def __init__(self, say=None) -> None:
+    def __init__(self, say=None, bar=None) -> None:
         super().__init__()
         self.say = say
+        self.bar = bar  # a terminal (a stream): progress is a bar redrawn in place
+
+    def progress(self, what: str, done: int, total: int) -> None:
+        """Counts within a long stage: on a terminal a bar redrawn in place, elsewhere (a CI log)
+        a plain line at each tenth. Short loops say nothing."""
+        if not self.say or total < 10:
+            return
+        if self.bar is not None:
+            filled = 30 * done // total
+            self.bar.write(f"\r    {what}: [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}"
+                           + ("\n" if done == total else ""))
+            self.bar.flush()
+        elif 10 * done // total > 10 * (done - 1) // total:
+            self.say(f"    {what}: {done}/{total}")
 
     @contextmanager
     def stage(self, name: str, what: str = ""):
@@ -63,11 +78,11 @@ class Timings(dict):
         return "  ".join(f"{s} {self[s]:.2f} s" for s in STAGES if s in self) + f"  total {total:.2f} s"
 
 
-def validate(paths: Paths, cache: Path | None = None) -> tuple[Dataset, Problems]:
+def validate(paths: Paths, cache: Path | None = None, progress=None) -> tuple[Dataset, Problems]:
     """Every problem of the data folder; with a cache folder, campaigns unchanged since the build
     that filled it are not read again (validate/campaign_cache.py)."""
     problems = Problems()
-    ds = load_dataset(paths, problems, cache)
+    ds = load_dataset(paths, problems, cache, progress)
     check_dataset(ds, problems, complete=not problems.errors)
     check_calibrations(ds, problems)
     if paths.content_root is not None or paths.data == paths.project / "data":
@@ -149,7 +164,7 @@ def _disk_error(where: str, why: str) -> UserError:
 
 def _build(paths: Paths, timings: Timings) -> Problems:
     with timings.stage("validate", f"checking {paths.rel(paths.data)}"):
-        ds, problems = validate(paths, paths.build / "campaigns-read")
+        ds, problems = validate(paths, paths.build / "campaigns-read", partial(timings.progress, "campaigns read"))
     if timings.say:
         timings.say(f"    {len(ds.campaigns)} campaigns ({ds.reused} unchanged since the last build), "
                     f"{len(ds.rows['results'])} results, "
@@ -173,7 +188,7 @@ def _build(paths: Paths, timings: Timings) -> Problems:
         con.close()  # the render stage reads the file, on every core (render/units.py)
         with timings.stage("render", "pages, specs, tables and CSVs"):
             units: list[int] = []
-            timings.pages = render_site(db_tmp, ds, paths, units)
+            timings.pages = render_site(db_tmp, ds, paths, units, timings.progress)
             if timings.say and units:
                 timings.say(f"    {units[0]} page unit(s) unchanged since the last build, {units[1]} written")
             if paths.content_root is not None or paths.data == paths.project / "data":
@@ -190,8 +205,8 @@ def _build(paths: Paths, timings: Timings) -> Problems:
             run_hugo(paths)
     except BaseException:
         con.close()
-        for partial in (db_tmp, wal, paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):
-            remove(partial)
+        for leftover in (db_tmp, wal, paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):
+            remove(leftover)
         raise
     replace_path(db_tmp, paths.db)
     return problems

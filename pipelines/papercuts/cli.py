@@ -33,7 +33,8 @@ def cmd_build(args) -> int:
     paths = _paths(args)
     if args.no_images:
         os.environ["PAPERCUTS_IMAGES"] = "0"
-    timings = Timings(say=lambda line: print(line, file=sys.stderr, flush=True))
+    timings = Timings(say=lambda line: print(line, file=sys.stderr, flush=True),
+                      bar=sys.stderr if sys.stderr.isatty() else None)
     problems = build(paths, timings)
     for p in problems.sorted():
         print(p.render(), file=sys.stderr)

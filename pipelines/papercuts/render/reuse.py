@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import shutil
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -65,11 +66,13 @@ class Reuse:
                  "colours": {v: self.colours.get(v) for c in sorted(campaigns) for v in self.variants.get(c, [])}}
         return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
 
-    def run(self, units: list[Unit], out_root: Path, workers: Workers) -> int:
+    def run(self, units: list[Unit], out_root: Path, workers: Workers, progress=None, what: str = "") -> int:
         """Place every unit's files under out_root: a kept unit's from the last build, the others
-        made now (by `workers`, on every core); returns their page count."""
+        made now (by `workers`, on every core, telling progress(what, done, total)); returns their
+        page count."""
+        progress = partial(progress, what) if progress else None
         if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
-            return sum(workers.make([(u.make, out_root, u.args) for u in units]))
+            return sum(workers.make([(u.make, out_root, u.args) for u in units], progress))
         entries, pages, made = [], {}, []
         for u in units:
             key = self.key(u.name, [u.campaign] if u.campaign else self.by_server.get(u.server or "", []))
@@ -88,7 +91,7 @@ class Reuse:
                 remove(tmp)
                 (tmp / "files").mkdir(parents=True)
                 made.append((u, entry, tmp, key))
-        counts = workers.make([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made])
+        counts = workers.make([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
         for (u, entry, tmp, key), n in zip(made, counts, strict=True):
             (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
             remove(entry)

@@ -25,14 +25,16 @@ from .servers import server_units
 from .units import Workers
 
 
-def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None) -> int:
+def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None,
+                progress=None) -> int:
     """Write the content tree from the derived database (a file: its units are made on every core,
-    render/units.py); `reused`, if given, receives (units kept, units written)."""
+    render/units.py); `reused`, if given, receives (units kept, units written); progress(what,
+    done, total), if given, is told as units are made."""
     with Workers(db) as workers:
-        return _render(workers, ds, paths, reused)
+        return _render(workers, ds, paths, reused, progress)
 
 
-def _render(workers: Workers, ds, paths: Paths, reused: list | None) -> int:
+def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress) -> int:
     con = workers.con
     out = paths.generated.with_name(paths.generated.name + ".tmp")
     if out.exists():
@@ -61,8 +63,9 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None) -> int:
 
     reuse = Reuse(con, ds, paths)
     # Campaigns first: a server page shows its campaigns' comparison charts from their pages.
-    pages += reuse.run(campaign_units(con, paths, investigations), out, workers)
-    pages += reuse.run(server_units(con, investigations, out) + ladder_units(con) + explore_units(con), out, workers)
+    pages += reuse.run(campaign_units(con, paths, investigations), out, workers, progress, "campaign pages")
+    pages += reuse.run(server_units(con, investigations, out) + ladder_units(con) + explore_units(con), out,
+                       workers, progress, "server pages, ladders and explorer files")
     reuse.forget_others()
     pages += render_campaign_index(out)
     pages += render_calibration_page(con, paths, out)

@@ -50,6 +50,15 @@ def _make(make: Callable[..., int], root: Path, args: tuple) -> int:
     return make(_con, root, *args)
 
 
+def _counted(results, total: int, progress) -> list[int]:
+    out = []
+    for r in results:
+        out.append(r)
+        if progress:
+            progress(len(out), total)
+    return out
+
+
 class Workers:
     """The render stage's connection, and the processes that make its units."""
 
@@ -77,12 +86,12 @@ class Workers:
         if self.path is not None and self.con is not None:
             self.con.close()
 
-    def make(self, jobs: list[tuple[Callable[..., int], Path, tuple]]) -> list[int]:
-        """Each job's page count, in the jobs' order."""
+    def make(self, jobs: list[tuple[Callable[..., int], Path, tuple]], progress=None) -> list[int]:
+        """Each job's page count, in the jobs' order; progress(done, total) is told as they end."""
         if self.pool is None or len(jobs) < 2:
-            return [make(self.con, root, *args) for make, root, args in jobs]
+            return _counted((make(self.con, root, *args) for make, root, args in jobs), len(jobs), progress)
         try:
-            return list(self.pool.map(_make, *zip(*jobs, strict=True)))
+            return _counted(self.pool.map(_make, *zip(*jobs, strict=True)), len(jobs), progress)
         except BrokenProcessPool:
             raise UserError("a process making pages was killed (out of memory?); the previous site is "
                             "unchanged: build again, with more memory free") from None

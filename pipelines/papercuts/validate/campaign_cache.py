@@ -80,20 +80,30 @@ def _store(entry: Path, saved: dict) -> None:
     os.replace(tmp, entry)
 
 
-def _read_all(read: Callable[[Path], dict], folders: list[Path]) -> list[dict]:
+def _read_all(read: Callable[[Path], dict], folders: list[Path], progress=None) -> list[dict]:
     """read() of each folder: on every core when there are several (each folder is read alone, so
     the order of reading changes nothing), in this process for one (the common rebuild)."""
     workers = min(len(folders), os.cpu_count() or 1)
     # Forked workers: validate runs before this process opens DuckDB; a process with other threads
     # (a host program's) reads in turn, since a fork copies locks those threads may hold.
     if workers < 2 or threading.active_count() > 1:
-        return [read(f) for f in folders]
+        return _counted(map(read, folders), len(folders), progress)
     with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        return list(pool.map(read, folders))
+        return _counted(pool.map(read, folders), len(folders), progress)
+
+
+def _counted(results, total: int, progress) -> list:
+    """The results, telling progress(done, total) as each arrives."""
+    out = []
+    for r in results:
+        out.append(r)
+        if progress:
+            progress(len(out), total)
+    return out
 
 
 def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, problems: Problems,
-                   read: Callable[[Path], dict]) -> int:
+                   read: Callable[[Path], dict], progress=None) -> int:
     """Append each campaign folder (with `where` it is and is published) to ds and problems, in
     folder order. read(folder) gives what reading one folder alone gives: {"rows": {table: rows},
     "campaigns": [...], "problems": [...]}. A folder whose bytes the cache knows is not read; the
@@ -107,7 +117,7 @@ def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, prob
         ds.digests[cdir.name] = key
         plans.append((cdir, key, _saved(cache / f"{cdir.name}.pickle", key)))
     todo = [cdir for cdir, _, saved in plans if saved is None]
-    fresh = dict(zip(todo, _read_all(read, todo), strict=True))
+    fresh = dict(zip(todo, _read_all(read, todo, progress), strict=True))
     for cdir, key, saved in plans:
         if saved is None:
             saved = {"key": key, **fresh[cdir]}

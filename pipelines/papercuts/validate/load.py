@@ -98,7 +98,9 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
     return out
 
 
-def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None) -> Dataset:
+def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None, progress=None) -> Dataset:
+    """Every file of the data folder read and typed; progress(done, total), if given, is told as
+    campaigns not restored from the cache are read."""
     ds = Dataset()
     root = paths.data
     if not root.is_dir():
@@ -119,7 +121,8 @@ def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None) ->
             ds.broken[table.name] = broken.get("_broken", set())
         elif entry.name == "campaigns" and entry.is_dir():
             folders = [(cdir, f"{paths.rel(cdir)}\0{paths.published(cdir)}") for cdir in sorted(entry.iterdir())]
-            ds.reused += load_campaigns(folders, cache, ds, problems, partial(_read_campaign, paths=paths))
+            ds.reused += load_campaigns(folders, cache, ds, problems, partial(_read_campaign, paths=paths),
+                                        progress)
         elif entry.name == "calibrations" and entry.is_dir():
             load_calibrations(entry, paths, ds.rows, problems)
         elif entry.name == "known" and entry.is_dir():
