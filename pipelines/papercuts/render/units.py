@@ -25,6 +25,7 @@ from pathlib import Path
 
 import duckdb
 
+from ..children import end_with
 from ..problems import UserError
 
 
@@ -41,8 +42,9 @@ class Unit:
 _con: duckdb.DuckDBPyConnection | None = None  # a worker's own connection
 
 
-def _open(db: str) -> None:
+def _open(parent: int, db: str) -> None:
     global _con
+    end_with(parent)
     _con = duckdb.connect(db, read_only=True)
 
 
@@ -73,7 +75,7 @@ class Workers:
             if self.workers > 1 and threading.active_count() == 1:
                 # A pool that notices a worker killed (out of memory) instead of waiting for it.
                 self.pool = ProcessPoolExecutor(self.workers, mp_context=get_context("fork"),
-                                                initializer=_open, initargs=(str(self.path),))
+                                                initializer=_open, initargs=(os.getpid(), str(self.path)))
                 # Its workers are forked at the first task: now, while this process has no
                 # database open, so that none inherits one.
                 self.pool.submit(int).result()
