@@ -45,3 +45,36 @@ def test_workers_end_when_the_build_that_forked_them_ends(tmp_path):
     for p in left:  # do not leave them behind when this fails
         os.kill(p, signal.SIGKILL)
     assert left == []
+
+
+IMAGE_WORKER = r"""
+import json, os, subprocess, sys
+from papercuts.render.images import worker_command
+
+jobs = [[sys.argv[2], os.path.join(sys.argv[3], f"{i}.svg"), os.path.join(sys.argv[3], f"{i}.png")]
+        for i in range(2000)]
+proc = subprocess.Popen(worker_command(), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+proc.stdin.write(json.dumps(jobs))
+proc.stdin.close()
+with open(sys.argv[1], "w") as f:
+    f.write(str(proc.pid))
+os._exit(0)  # the build killed while its worker has minutes of charts to draw
+"""
+
+
+def test_an_image_worker_ends_when_the_build_that_started_it_ends(tmp_path):
+    spec = tmp_path / "c.vl.json"
+    spec.write_text('{"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point", '
+                    '"data": {"values": [{"x": 1}]}, "encoding": {"x": {"field": "x", "type": "quantitative"}}}')
+    (tmp_path / "out").mkdir()
+    with open(tmp_path / "stderr", "w") as err:
+        subprocess.run([sys.executable, "-c", IMAGE_WORKER, str(tmp_path / "pid"), str(spec), str(tmp_path / "out")],
+                       stdout=subprocess.DEVNULL, stderr=err, timeout=60)
+    pid = int((tmp_path / "pid").read_text())
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = _alive(pid)
+    if alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, f"{len(list((tmp_path / 'out').iterdir()))} images drawn after the build ended"

@@ -21,6 +21,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..children import end_with
 from ..paths import VERBATIM
 from ..problems import UserError
 from . import datafile
@@ -134,9 +135,16 @@ def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
     return ""
 
 
-def worker() -> None:
+def worker_command() -> list[str]:
+    """How the build starts a worker: a fresh interpreter told the build's pid."""
+    return [sys.executable, "-c", f"from papercuts.render.images import worker; worker({os.getpid()})"]
+
+
+def worker(build: int) -> None:
     """A worker process: draw each [spec, svg, png] job read as JSON from standard input; print
-    one line per failure."""
+    one line per failure. It ends with the build that started it: it reads all its jobs first,
+    and a killed build's worker would otherwise draw them all, for minutes at scale."""
+    end_with(build)
     for spec, svg, png in json.loads(sys.stdin.read()):
         error = _draw(spec, svg, png)
         if error:
@@ -174,8 +182,7 @@ def render_images(content: Path, cache: Path, workers: int | None = None) -> Dra
     n = max(1, min(len(jobs), workers or os.cpu_count() or 1))
     # One worker process per core, each given its share of the charts on standard input: separate
     # interpreters (vl-convert holds the GIL), started fresh rather than forked from this one.
-    procs = [subprocess.Popen([sys.executable, "-c", "from papercuts.render.images import worker; worker()"],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    procs = [subprocess.Popen(worker_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
              for _ in range(n if jobs else 0)]
     for i, p in enumerate(procs):  # each worker reads all its jobs before it draws (and prints)
         p.stdin.write(json.dumps(jobs[i::n]))
