@@ -28,6 +28,10 @@ def fmt(value, decimals: int = 2) -> str:
 # A page's table shows at most this many rows, then links the chart's CSV, which has them all:
 # pages stay light, and Hugo reads no more of a table than it shows.
 SHOWN_ROWS = 100
+# ... and, after its leading label columns, at most this many columns: the last ones (a heatmap's
+# variants run oldest to newest, and the newest are what a reader compares). The widest table of
+# the shipped data has 14; a 100-build ladder's five heatmap tables were 1.7 MB of a server page.
+SHOWN_COLUMNS = 16
 
 
 def table(columns: list[tuple[str, bool]], rows: list[list[dict]]) -> dict:
@@ -42,14 +46,22 @@ LARGE_CELLS = 600
 
 
 def shown(t: dict) -> dict:
-    """What the page's table file holds: the first SHOWN_ROWS rows, with each cell's final class
-    (`num` added in numeric columns: the page prints, it does not compute, per cell), how many
-    rows there are, and whether it is large."""
-    numeric = [c["numeric"] for c in t["columns"]]
-    rows = [[{"text": c["text"], "class": _cell_class(c["class"], num)} for c, num in zip(row, numeric, strict=True)]
-            for row in t["rows"][:SHOWN_ROWS]]
-    return {"columns": t["columns"], "rows": rows, "total": len(t["rows"]),
-            "large": len(rows) * len(t["columns"]) > LARGE_CELLS}
+    """What the page's table file holds: the first SHOWN_ROWS rows and its label columns with the
+    last SHOWN_COLUMNS others, with each cell's final class (`num` added in numeric columns: the
+    page prints, it does not compute, per cell), how many rows and columns there are (the CSV has
+    every cell), and whether what is shown is large."""
+    columns = t["columns"]
+    numeric = [c["numeric"] for c in columns]
+    labels = next((i for i, num in enumerate(numeric) if num), len(columns))
+    keep = list(range(labels)) + list(range(max(labels, len(columns) - SHOWN_COLUMNS), len(columns)))
+    rows = []
+    for row in t["rows"][:SHOWN_ROWS]:
+        if len(row) != len(columns):
+            raise ValueError(f"a table row of {len(row)} cells under {len(columns)} columns")
+        rows.append([{"text": row[i]["text"], "class": _cell_class(row[i]["class"], numeric[i])} for i in keep])
+    cut = {"shown": len(keep) - labels, "of": len(columns) - labels} if len(keep) < len(columns) else None
+    return {"columns": [columns[i] for i in keep], "rows": rows, "total": len(t["rows"]),
+            "columns_cut": cut, "large": len(rows) * len(keep) > LARGE_CELLS}
 
 
 def _cell_class(cls: str, numeric: bool) -> str:

@@ -1,0 +1,58 @@
+"""A wide table is bounded on its page: its label columns and its last SHOWN_COLUMNS value columns,
+with the CSV linked for the rest (render/tables.py shown, layouts/_partials/data-table.html)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+
+from papercuts.build import build
+from papercuts.paths import Paths
+from papercuts.render import tables
+from papercuts.scale_bench import write_scale
+
+CAMPAIGN = "2026-01-01-synthetic-000"
+
+
+@pytest.fixture(scope="module")
+def wide(tmp_path_factory) -> Paths:
+    """The shipped data and one SYNTHETIC server of 50 builds: its heatmaps have 49 variant columns."""
+    root = tmp_path_factory.mktemp("wide")
+    data, _ = write_scale(root / "data", 1)
+    paths = Paths.make(data=data, out=root / "public")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PAPERCUTS_IMAGES", "0")  # its tables are the point, not its chart images
+        build(paths)
+    return paths
+
+
+def test_a_wide_table_keeps_its_labels_and_its_last_columns():
+    cols = [("group", False), ("microbenchmark", False)] + [(f"v{i}", True) for i in range(40)]
+    rows = [[tables.cell("point"), tables.cell("m")] + [tables.cell(str(i)) for i in range(40)]]
+    got = tables.shown(tables.table(cols, rows))
+    assert [c["label"] for c in got["columns"]] == ["group", "microbenchmark"] + [f"v{i}" for i in range(24, 40)]
+    assert [c["text"] for c in got["rows"][0]][2:] == [str(i) for i in range(24, 40)]
+    assert got["columns_cut"] == {"shown": 16, "of": 40}
+    narrow = tables.shown(tables.table(cols[:18], [r[:18] for r in rows]))
+    assert len(narrow["columns"]) == 18 and narrow["columns_cut"] is None
+
+
+def test_a_heatmap_of_49_variants_shows_the_newest_16_and_links_its_csv(wide):
+    html = (wide.public / "campaigns" / CAMPAIGN / "index.html").read_text()
+    figures = re.findall(r'<figure class="chart" id="chart-(heatmap-[^"]+)".*?</figure>', html, re.S)
+    assert len(figures) == 5  # one heatmap per thread count
+    for chart in figures:
+        figure = html.split(f'id="chart-{chart}"', 1)[1].split("</figure>", 1)[0]
+        data = list(csv.DictReader(io.StringIO((wide.public / "campaigns" / CAMPAIGN / f"{chart}.csv").read_text())))
+        spec = json.loads((wide.public / "campaigns" / CAMPAIGN / f"{chart}.vl.json").read_text())
+        ladder = spec["layer"][0]["encoding"]["x"]["sort"]  # the variants, oldest to newest
+        assert len(ladder) == 49 and {r["variant"] for r in data} == set(ladder)  # the CSV has them all
+        header = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', figure)
+        assert header == ["group", "microbenchmark"] + ladder[-16:]
+        assert all(row.count("<td") == 18 for row in re.findall(r"<tr>(.*?)</tr>", figure, re.S)[1:])
+        cut = re.search(r'<p class="table-cut">(.*?)</p>', figure, re.S)[1]
+        assert cut.startswith("The last 16 of 49 value columns; ")
+        assert f'href="/campaigns/{CAMPAIGN}/{chart}.csv" download' in cut
