@@ -78,7 +78,7 @@ def _throughput(con, d, where) -> list[dict]:
 
 
 @chart_kind("throughput-lines", "campaign", "server", "variants",
-            doc="QPS against the thread count, one line per variant.")
+            doc="QPS against the thread count, one line per variant, one microbenchmark at a time (a menu).")
 def throughput_lines(con, d, where):
     variants = list(d["variants"])
     wanted = set(variants)
@@ -91,12 +91,14 @@ def throughput_lines(con, d, where):
              "threads": r["threads"], "qps": r["qps"]} for r in raw]
     place = {v: i for i, v in enumerate(variants)}
     rows.sort(key=lambda r: (place[r["variant"]], r["microbenchmark"], r["threads"]))
+    microbenchmarks = sorted({r["microbenchmark"] for r in rows})
     threads = sorted({r["threads"] for r in rows})
-    grid = {(r["variant"], r["threads"]): r["qps"] for r in rows}
-    body = [[tables.cell(str(t))] + [tables.cell(tables.fmt(grid.get((v, t)))) for v in variants]
-            for t in threads]
-    table = tables.table([("threads", True)] + [(v, True) for v in variants], body)
-    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, raw[0]["unit"]), table,
+    grid = {(r["microbenchmark"], r["threads"], r["variant"]): r["qps"] for r in rows}
+    body = [[tables.cell(m), tables.cell(str(t))] + [tables.cell(tables.fmt(grid.get((m, t, v)))) for v in variants]
+            for m in microbenchmarks for t in threads if any((m, t, v) in grid for v in variants)]
+    table = tables.table([("microbenchmark", False), ("threads", True)] + [(v, True) for v in variants], body,
+                         labels=2)
+    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, raw[0]["unit"], microbenchmarks), table,
                  ["variant", "microbenchmark", "threads", "qps"])
 
 

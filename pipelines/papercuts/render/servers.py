@@ -82,7 +82,9 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
         if len({r["threads"] for r in rows}) > 1:
             sections.append((f"Throughput vs threads: {m['campaign']}", [{
                 "id": slug("threads", m["campaign"]), "kind": "throughput-lines",
-                "title": f"Throughput vs threads ({m['campaign']})", "caption": "",
+                "title": f"Throughput vs threads ({m['campaign']})",
+                "caption": ("A line per variant for one microbenchmark; the menu under the chart picks which."
+                            if len({(r["microbenchmark"], r["range"]) for r in rows}) > 1 else ""),
                 "campaign": m["campaign"], "server": server, "variants": variants}]))
     for p in fetch_dicts(con, query("server_profiles"), {"server": server}):
         where = f"{p['microbenchmark']} at {p['threads']} thread{'s' if p['threads'] != 1 else ''}"

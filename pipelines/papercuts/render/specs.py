@@ -153,12 +153,21 @@ def summary_ranges(title: str, rows: list[dict], series: list[str]) -> dict:
     return spec
 
 
-def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: str) -> dict:
-    """Throughput against client threads on a log2 axis, a line per variant."""
-    spec = _base(title, rows, "Throughput against the number of client threads.")
+def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: str,
+                     microbenchmarks: list[str]) -> dict:
+    """Throughput against client threads on a log2 axis, a line per variant, for one
+    microbenchmark at a time: a line through several microbenchmarks' points joins unrelated QPS.
+    With more than one, a menu picks it (the first is drawn, and is what an image shows)."""
+    spec = _base(title, rows, "Throughput against the number of client threads, one microbenchmark at a time.")
     spec["width"] = 560
     spec["height"] = 300
     spec["params"] = [LEGEND_PICK]
+    if len(microbenchmarks) > 1:
+        # A variable, not a selection: Vega-Lite writes a selection's first value into an expression
+        # string; a variable's value stays a JSON value, and the filter's one expression is its name.
+        spec["params"].append({"name": "pick_microbenchmark", "value": microbenchmarks[0],
+                               "bind": {"input": "select", "options": microbenchmarks, "name": "microbenchmark "}})
+        spec["transform"] = [{"filter": {"field": "microbenchmark", "equal": {"expr": "pick_microbenchmark"}}}]
     spec["mark"] = {"type": "line", "point": True}
     spec["encoding"] = {
         "x": {"field": "threads", "type": "quantitative", "title": "client threads (log scale)",
@@ -166,7 +175,7 @@ def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: st
         "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": throughput_title(unit)}},
         "color": {"field": "variant", "type": "nominal", "sort": variants, "title": "variant"},
         "opacity": _picked(),
-        "tooltip": [{"field": "variant"}, {"field": "threads"},
+        "tooltip": [{"field": "microbenchmark"}, {"field": "variant"}, {"field": "threads"},
                     {"field": "qps", "title": "throughput", "format": ",.2f"}],
     }
     return spec

@@ -34,9 +34,13 @@ SHOWN_ROWS = 100
 SHOWN_COLUMNS = 16
 
 
-def table(columns: list[tuple[str, bool]], rows: list[list[dict]]) -> dict:
-    return {"columns": [{"label": label, "numeric": numeric} for label, numeric in columns],
-            "rows": rows}
+def table(columns: list[tuple[str, bool]], rows: list[list[dict]], labels: int | None = None) -> dict:
+    """labels: how many leading columns name a row (kept when a wide table is cut); by default its
+    leading non-numeric columns."""
+    out = {"columns": [{"label": label, "numeric": numeric} for label, numeric in columns], "rows": rows}
+    if labels is not None:
+        out["labels"] = labels
+    return out
 
 
 # A shown table of more cells is laid out by the browser only when it nears the viewport (site.css
@@ -52,7 +56,7 @@ def shown(t: dict) -> dict:
     every cell), and whether what is shown is large."""
     columns = t["columns"]
     numeric = [c["numeric"] for c in columns]
-    labels = next((i for i, num in enumerate(numeric) if num), len(columns))
+    labels = t.get("labels", next((i for i, num in enumerate(numeric) if num), len(columns)))
     keep = list(range(labels)) + list(range(max(labels, len(columns) - SHOWN_COLUMNS), len(columns)))
     rows = []
     for row in t["rows"][:SHOWN_ROWS]:
