@@ -4,6 +4,7 @@ version gets the sort key that orders versions as versions (8.0.9 < 8.0.28), nev
 from __future__ import annotations
 
 from ..validate.load import Dataset
+from ..validate.rowblock import Block, Rows
 from ..versions import parse_version
 
 SERVER_ROWS = ("results", "relative", "summaries", "counters", "profiles")
@@ -12,9 +13,15 @@ SERVER_ROWS = ("results", "relative", "summaries", "counters", "profiles")
 def canonicalize(ds: Dataset) -> None:
     alias_of = ds.alias_of
     for name in SERVER_ROWS:
-        for row in ds.rows.get(name, []):
-            if row.get("server") in alias_of:
-                row["server"] = alias_of[row["server"]]
+        rows = ds.rows.get(name, [])
+        for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+            if isinstance(part, Block):  # a plain file's rows, as columns
+                if "server" in part.columns and alias_of.keys() & set(part.columns["server"]):
+                    part.columns["server"] = [alias_of.get(s, s) for s in part.columns["server"]]
+                continue
+            for row in part:
+                if row.get("server") in alias_of:
+                    row["server"] = alias_of[row["server"]]
     for meta in ds.campaigns + ds.rows.get("calibrations", []):
         if meta.get("server") in alias_of:
             meta["server"] = alias_of[meta["server"]]

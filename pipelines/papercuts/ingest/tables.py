@@ -10,6 +10,7 @@ from ..contract import ALL_TABLES
 from ..db import insert_columns, sql_files, table_name
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
+from ..validate.rowblock import Block, Rows
 from . import previous
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 from .canonical import canonicalize
@@ -32,19 +33,48 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
 CHUNK = 250_000
 
 
-def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
-    """As _insert, with file and line taken from where each row was read (no copy of a row)."""
-    for start in range(0, len(rows), CHUNK):
-        chunk = rows[start:start + CHUNK]
-        insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in chunk] for c in columns])
+def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows) -> None:
+    """As _insert, with file and line taken from where each row was read (no copy of a row); rows
+    may hold blocks (validate/rowblock.py), whose columns are inserted as they are."""
+    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+        if isinstance(part, Block):
+            insert_columns(con, table, columns, [_block_column(part, c) for c in columns])
+            continue
+        for start in range(0, len(part), CHUNK):
+            chunk = part[start:start + CHUNK]
+            insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in chunk] for c in columns])
 
 
-def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict],
+def _block_column(block: Block, column: str) -> list:
+    if column == "campaign":
+        return [block.campaign] * block.n
+    if column == "file":
+        return [block.published] * block.n
+    if column == "line":
+        return list(range(2, block.n + 2))
+    return block.column(column)
+
+
+def _runs(rows) -> list[tuple[str, list]]:
+    """(campaign, its rows) in order, a block standing for its rows."""
+    runs: list[tuple[str, list]] = []
+    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+        items = [(part.campaign, part)] if isinstance(part, Block) else [
+            (campaign, list(rs)) for campaign, rs in groupby(part, key=lambda r: r["campaign"])]
+        for campaign, item in items:
+            if runs and runs[-1][0] == campaign:
+                runs[-1][1].append(item)
+            else:
+                runs.append((campaign, [item]))
+    return runs
+
+
+def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows,
                  insert, kept: set[str]) -> None:
     """A per-campaign table's rows in folder order: runs of kept campaigns copied from the last
     build's database (previous.py), the others inserted from their checked rows."""
     kept = set() if table in previous.NOT_COPIED else kept
-    runs = [(campaign, list(rs)) for campaign, rs in groupby(rows, key=lambda r: r["campaign"])] if kept else []
+    runs = _runs(rows) if kept else []
     if len({campaign for campaign, _ in runs}) < len(runs):  # a campaign's rows apart: not in folder order
         kept = set()
     if not kept:
@@ -55,7 +85,11 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
         if from_last:
             previous.copy_rows(con, table, [campaign for campaign, _ in group])
         else:
-            insert(con, table, columns, [r for _, rs in group for r in rs])
+            changed = Rows()
+            for _, items in group:
+                for item in items:
+                    changed.add_block(item) if isinstance(item, Block) else changed.extend(item)
+            insert(con, table, columns, changed if isinstance(rows, Rows) else list(changed))
 
 
 def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, kept: set[str]) -> None:

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from itertools import groupby
 
 from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
 from ..problems import Problems
 from .duplicates import at
 from .load import Dataset
 from .plausibility import check_plausibility
+from .rowblock import Block, Rows, entries, origin, row_at
 from .suggest import did_you_mean
 from .tomlfile import value_at
 
@@ -42,7 +44,7 @@ def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
 def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
     for t in CATALOGS + CAMPAIGN_TABLES:
         refs = [c for c in t.columns if c.refers]
-        for row in ds.rows[t.name]:
+        for row in _suspect_rows(ds.rows[t.name], refs, known):
             for c in refs:
                 if c.name == "server" and row.get("_raw"):
                     continue  # from campaign.toml: check_raw reports it there, once
@@ -58,6 +60,16 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
                 problems.error(meta["_file"], *value_at(meta, key),
                                f"unknown {table[:-1]} '{meta[key]}'",
                                did_you_mean(meta[key], known[table]) or f"add it to data/{table}.csv")
+
+
+def _suspect_rows(rows, refs, known: dict[str, set[str]]):
+    """The rows that may name an unknown id: every dict row, and a block's rows only when one of
+    its columns holds a value its catalog lacks (checked on the column's distinct values)."""
+    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+        if not isinstance(part, Block):
+            yield from part
+        elif any(set(part.column(c.name)) - known[c.refers] - {None} for c in refs):
+            yield from part.rows()
 
 
 def check_known(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
@@ -79,6 +91,7 @@ def check_known(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> 
 
 
 RAW_REFS = (("build", "builds"), ("config", "configs"), ("microbenchmark", "microbenchmarks"))
+RAW = tuple(column for column, _ in RAW_REFS)
 
 
 def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
@@ -92,7 +105,8 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
             problems.error(meta["_file"], *value_at(meta, "server"), f"unknown server '{server}'",
                            did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
     # An id already reported at a results row of the campaign is not reported again.
-    reported = {(r["campaign"], r[column]) for r in ds.rows["results"] for column, _ in RAW_REFS}
+    reported = {(campaign, value) for (campaign, *values), _, _ in entries(ds.rows["results"], ("campaign", *RAW))
+                for value in values}
     for row in ds.rows.get("profiles", []):  # counters belong to results, checked with them
         for column, catalog in RAW_REFS:
             value = row[column]
@@ -113,22 +127,23 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
 
     One shared row is normal (a source may print the same measurement in two tables)."""
     values = [c.name for c in t.columns if c.kind in ("float", "ratio")]
-    first: dict[tuple, dict] = {}
-    repeats: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    first: dict[tuple, tuple[str, str]] = {}
+    repeats: dict[tuple[str, str], list[tuple]] = defaultdict(list)
     counts: dict[str, int] = defaultdict(int)
-    for row in ds.rows[t.name]:
-        counts[row["_file"]] += 1
-        key = (*(row[k] for k in t.key), *(row[v] for v in values))
-        other = first.setdefault(key, row)
-        if other["campaign"] != row["campaign"]:
-            repeats[(row["_file"], other["_file"])].append(row)
-    for (path, other), rows in sorted(repeats.items()):
-        if len(rows) >= 2 and 2 * len(rows) >= counts[path]:
-            if rows[0].get("_raw"):  # an archive kept byte for byte republishing its author's runs
-                at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
+    for key, part, i in entries(ds.rows[t.name], (*t.key, *values)):
+        campaign, path = origin(part)
+        counts[path] += 1
+        other = first.setdefault(key, (campaign, path))
+        if other[0] != campaign:
+            repeats[(path, other[1])].append((part, i))
+    for (path, other), found in sorted(repeats.items(), key=lambda kv: kv[0]):
+        if len(found) >= 2 and 2 * len(found) >= counts[path]:
+            row = row_at(*found[0])
+            if row.get("_raw"):  # an archive kept byte for byte republishing its author's runs
+                at(problems, row, t.key[0], f"{len(found)} of {counts[path]} rows repeat {other}",
                     "the archive republishes earlier runs; both campaigns show them", warning=True)
                 continue
-            at(problems, rows[0], t.key[0], f"{len(rows)} of {counts[path]} rows repeat {other}",
+            at(problems, row, t.key[0], f"{len(found)} of {counts[path]} rows repeat {other}",
                 "remove the copied rows; a campaign holds only its own measurements")
 
 
@@ -157,12 +172,18 @@ def check_summaries(ds: Dataset, problems: Problems) -> None:
 
 def check_bases(ds: Dataset, problems: Problems) -> None:
     """A named base must have a measurement for every comparison that uses it."""
-    by_campaign = defaultdict(list)
-    for row in ds.rows["results"]:
-        by_campaign[row["campaign"]].append(row)
+    named = {meta["id"] for meta in ds.campaigns if "base_build" in meta and "base_config" in meta}
+    present: set[str] = set()
+    by_campaign = defaultdict(list)  # the rows of campaigns that name a base, the only ones read
+    for part in ds.rows["results"].parts():
+        for campaign, rows in ([(part.campaign, part)] if isinstance(part, Block) else
+                               [(c, list(rs)) for c, rs in groupby(part, key=lambda r: r["campaign"])]):
+            present.add(campaign)
+            if campaign in named:
+                by_campaign[campaign] += rows.rows() if isinstance(rows, Block) else rows
     for meta in ds.campaigns:
         rows = by_campaign.get(meta["id"], [])
-        if not rows:
+        if meta["id"] not in present:
             continue
         if ("base_build" in meta) != ("base_config" in meta):
             problems.error(meta["_file"], 1, 1, "base_build and base_config go together",

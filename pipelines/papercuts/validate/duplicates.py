@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..contract import CAMPAIGN_TABLES
 from ..problems import Problems
+from .rowblock import entries, row_at
 
 
 def at(problems: Problems, row: dict, column: str, message: str, hint: str = "", warning: bool = False) -> None:
@@ -16,12 +17,12 @@ def at(problems: Problems, row: dict, column: str, message: str, hint: str = "",
 def check_duplicates(rows: dict[str, list[dict]], problems: Problems) -> None:
     """rows: one campaign's rows by table. Two rows with the same key are one too many."""
     for t in CAMPAIGN_TABLES:
-        seen: dict[tuple, dict] = {}
-        for row in rows.get(t.name, []):
-            key = tuple(row[k] for k in t.key)
+        seen: dict[tuple, tuple] = {}
+        for key, part, i in entries(rows.get(t.name, []), t.key):
             if key in seen:
-                at(problems, row, t.key[0], f"duplicate row: same {', '.join(t.key)} as line {seen[key]['_line']}",
+                at(problems, row_at(part, i), t.key[0],
+                   f"duplicate row: same {', '.join(t.key)} as line {row_at(*seen[key])['_line']}",
                    "remove one, or number them with a repetition column" if t.name == "results"
                    else "remove one of them")
             else:
-                seen[key] = row
+                seen[key] = (part, i)

@@ -18,6 +18,7 @@ from .fields import FieldError, check_chars, convert, is_date
 from .files import check_campaign_files, read_limited
 from .known import load_known
 from .raw import load_raw
+from .rowblock import Rows, read_block
 from .tomlfile import read_toml, value_at
 
 CAMPAIGN_DIR = re.compile(r"(\d{4}-\d{2}-\d{2})-[a-z0-9][a-z0-9_+-]{0,79}")
@@ -27,7 +28,9 @@ CAMPAIGN_DIR = re.compile(r"(\d{4}-\d{2}-\d{2})-[a-z0-9][a-z0-9_+-]{0,79}")
 class Dataset:
     """Typed rows per table; each row keeps its file and line for later messages."""
 
-    rows: dict[str, list[dict]] = field(default_factory=lambda: {t.name: [] for t in ALL_TABLES})
+    # results (10^6 rows at x100) as Rows: plain files held as columns (rowblock.py)
+    rows: dict[str, list[dict]] = field(default_factory=lambda: {t.name: Rows() if t.name == "results" else []
+                                                                 for t in ALL_TABLES})
     campaigns: list[dict] = field(default_factory=list)
     alias_of: dict[str, str] = field(default_factory=dict)
     broken: dict[str, set[str]] = field(default_factory=dict)  # ids of catalog rows that failed
@@ -197,8 +200,7 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         elif f.name in tables:
             found += 1
             if f in contents:  # else its problem (name, size) is reported already
-                ds.rows[tables[f.name].name] += load_table(
-                    contents[f], frel, tables[f.name], problems, {"campaign": cdir.name}, paths.published(f))
+                _load_file(contents[f], frel, tables[f.name], cdir.name, paths.published(f), ds, problems)
         else:
             problems.error(frel, 1, 1, "unexpected file in a campaign folder",
                            f"campaign files are: {', '.join(sorted(tables))} and a raw/ folder")
@@ -206,6 +208,16 @@ def _load_campaign(cdir: Path, paths: Paths, ds: Dataset, problems: Problems) ->
         problems.error(meta["_file"], 1, 1, "campaign has no data file",
                        "add results.csv, relative.csv, summaries.csv, observations.csv or a raw/ folder")
     ds.campaigns.append(meta)
+
+
+def _load_file(data: bytes, rel: str, table: Table, campaign: str, published: str, ds: Dataset,
+               problems: Problems) -> None:
+    """A campaign's CSV file into its table: a plain results file as columns (rowblock.py)."""
+    block = read_block(data, rel, table, campaign, published) if table.name == "results" else None
+    if block is not None:
+        ds.rows[table.name].add_block(block)
+    else:
+        ds.rows[table.name] += load_table(data, rel, table, problems, {"campaign": campaign}, published)
 
 
 def _record_files(cdir: Path, toml_path: Path, toml: bytes, paths: Paths, ds: Dataset,

@@ -9,6 +9,7 @@ from collections import defaultdict
 
 from ..problems import Problems
 from .load import Dataset
+from .rowblock import entries, row_at
 
 FAR = 10.0  # an order of magnitude, as CONTRIBUTING promises
 RATIO_RANGE = (0.1, 10.0)
@@ -43,20 +44,20 @@ def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
     sorted list instead of being recomputed per row."""
     dbms = {b["id"]: b["dbms"] for b in ds.rows["builds"]}
     peers = defaultdict(list)
-    for r in ds.rows["results"]:
-        peers[(r["campaign"], r["server"], dbms.get(r["build"]), r["microbenchmark"], r["range"],
-               r["threads"])].append(r)
-    for rows in peers.values():
-        if len(rows) < 2:
+    for (campaign, server, build, name, rng, threads, qps), part, i in entries(
+            ds.rows["results"], ("campaign", "server", "build", "microbenchmark", "range", "threads", "qps")):
+        peers[(campaign, server, dbms.get(build), name, rng, threads)].append((qps, part, i))
+    for group in peers.values():
+        if len(group) < 2:
             continue
-        rows = sorted(rows, key=lambda r: r["qps"])
-        values = [r["qps"] for r in rows]
-        for i, r in enumerate(rows):
+        group.sort(key=lambda g: g[0])
+        values = [qps for qps, _, _ in group]
+        for i, (qps, part, j) in enumerate(group):
             median = _median_without(values, i)
-            if r["qps"] > FAR * median or r["qps"] < median / FAR:
+            if qps > FAR * median or qps < median / FAR:
                 n = len(values) - 1
-                _warn(problems, r, "qps",
-                      f"qps {r['qps']:g} is {r['qps'] / median:.3g}× the median {median:g} of the {n} other "
+                _warn(problems, row_at(part, j), "qps",
+                      f"qps {qps:g} is {qps / median:.3g}× the median {median:g} of the {n} other "
                       f"result{'s' if n != 1 else ''} for this campaign, server, DBMS, microbenchmark and thread count",
                       "check the decimal point and the unit: queries vs transactions, rows vs Krows")
 
@@ -65,10 +66,13 @@ def check_fit(ds: Dataset, problems: Problems) -> None:
     """The newest campaign on a server should measure what the previous one measured."""
     dates = {c["id"]: c.get("date", "") for c in ds.campaigns}
     shape: dict[tuple[str, str], dict] = {}
-    for r in ds.rows["results"]:
-        s = shape.setdefault((r["server"], r["campaign"]), {"tests": set(), "threads": set(), "row": r})
-        s["tests"].add((r["microbenchmark"], r["range"]))
-        s["threads"].add(r["threads"])
+    for (server, campaign, name, rng, threads), part, i in entries(
+            ds.rows["results"], ("server", "campaign", "microbenchmark", "range", "threads")):
+        s = shape.get((server, campaign))
+        if s is None:
+            s = shape[(server, campaign)] = {"tests": set(), "threads": set(), "row": (part, i)}
+        s["tests"].add((name, rng))
+        s["threads"].add(threads)
     by_server = defaultdict(list)
     for (server, campaign), s in shape.items():
         by_server[server].append((dates.get(campaign, ""), campaign, s))
@@ -79,11 +83,11 @@ def check_fit(ds: Dataset, problems: Problems) -> None:
         (_, campaign, new), (_, previous, old) = items[-1], items[-2]
         missing = sorted(t[0] for t in old["tests"] - new["tests"])
         if missing:
-            _warn(problems, new["row"], "microbenchmark",
+            _warn(problems, row_at(*new["row"]), "microbenchmark",
                   f"campaign {campaign} lacks {len(missing)} microbenchmark(s) that {previous} measured "
                   f"on {server}: {', '.join(missing[:5])}", "add them, or say why in campaign.toml notes")
         if new["threads"] != old["threads"]:
-            _warn(problems, new["row"], "threads",
+            _warn(problems, row_at(*new["row"]), "threads",
                   f"campaign {campaign} uses thread counts {sorted(new['threads'])} where {previous} "
                   f"used {sorted(old['threads'])} on {server}", "say why in campaign.toml notes")
 

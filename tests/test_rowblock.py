@@ -1,0 +1,131 @@
+"""A plain results.csv is held as columns (validate/rowblock.py): exactly the rows, problems and
+database that reading it row by row gives; any file that could hold a problem is read row by row."""
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from papercuts.build import validate
+from papercuts.contract import RESULTS
+from papercuts.ingest.tables import ingest
+from papercuts.paths import Paths
+from papercuts.problems import Problems
+from papercuts.synthetic import append_rows, build_row, new_campaign, shipped_with_synthetic_source
+from papercuts.validate import load, rowblock
+from papercuts.validate.load import load_table
+
+HEADER = "server,build,config,microbenchmark,range,threads,qps,tps"
+PLAIN = {
+    "lf": f"{HEADER}\ndell32,my8028_rel_o2nofp,z11a_c32r128,point-query,100,1,1234.5,\n"
+          "dell32,my8028_rel_o2nofp,z11a_c32r128,point-query,100,8,9876.25,12.5\n",
+    "crlf and a BOM": "\ufeff" + f"{HEADER}\r\ndell32,b,c,m,,16,1e3,2\r\ndell32,b,c,m,,32,.5,\r\n",
+    "another order, no final newline": "qps,threads,microbenchmark,config,build,server\n7,1,m,c,b,s\n8,2,m,c,b,s",
+}
+ROW_BY_ROW = {
+    "a quoted field": f'{HEADER}\ndell32,b,c,"m",100,1,5,\n',
+    "a short line": f"{HEADER}\ndell32,b,c,m,100,1,5\n",
+    "a blank line": f"{HEADER}\ndell32,b,c,m,100,1,5,\n\ndell32,b,c,m,100,2,5,\n",
+    "a bad number": f"{HEADER}\ndell32,b,c,m,100,1,5;0,\n",
+    "an empty qps": f"{HEADER}\ndell32,b,c,m,100,1,,\n",
+    "spaces around": f"{HEADER}\ndell32, b,c,m,100,1,5,\n",
+    "a formula": f"{HEADER}\ndell32,b,c,=m(),100,1,5,\n",
+    "nan": f"{HEADER}\ndell32,b,c,m,100,1,nan,\n",
+    "an unknown column": "server,build,config,microbenchmark,threads,qps,speed\ns,b,c,m,1,5,9\n",
+    "a header only": f"{HEADER}\n",
+}
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_a_plain_file_as_columns_gives_the_rows_read_row_by_row(name):
+    data = PLAIN[name].encode()
+    block = rowblock.read_block(data, "x/results.csv", RESULTS, "camp", "/pub/results.csv")
+    problems = Problems()
+    expected = load_table(data, "x/results.csv", RESULTS, problems, {"campaign": "camp"}, "/pub/results.csv")
+    assert block is not None and problems.items == [] and len(expected) == block.n
+    assert list(block.rows()) == expected
+    assert [list(r) for r in block.rows()] == [list(r) for r in expected]  # the same keys in the same order
+
+
+@pytest.mark.parametrize("name", ROW_BY_ROW)
+def test_a_file_that_could_hold_a_problem_is_read_row_by_row(name):
+    assert rowblock.read_block(ROW_BY_ROW[name].encode(), "x/results.csv", RESULTS, "c", "/p") is None
+
+
+def _campaign(data, name: str, lines: list[str], toml: str = "") -> None:
+    folder = new_campaign(data, name)
+    if toml:
+        with open(folder / "campaign.toml", "a") as f:
+            f.write(toml)
+    (folder / "results.csv").write_text("server,build,config,microbenchmark,range,threads,qps\n" + "".join(lines))
+
+
+def _planted(tmp_path, duplicate: bool, errors: bool = True) -> Paths:
+    """The shipped data and SYNTHETIC plain results files with a problem of each kind the checks
+    across files find: an unknown build, a campaign copying another's rows, and either a duplicate
+    row (an error found as the file is read: the checks that need whole data are skipped) or a
+    QPS 1000× its peers and a missing base row; and a server named by its alias. Without errors:
+    the alias and the QPS only."""
+    data = tmp_path / "data"
+    shipped_with_synthetic_source(data)
+    append_rows(data / "builds.csv", [build_row(f"synb{b}", f"8.0.{b}") for b in range(4)])
+    rows = [f"dell32,synb{b},z11a_c32r128,point-query,100,{t},{1000 + 10 * b + t}\n"
+            for b in range(4) for t in (1, 8)]
+    base = 'base_build = "synb0"\nbase_config = "z11a_c32r128"\n'
+    outlier = rows[3] if duplicate else "dell32,synb3,z11a_c32r128,insert,100,1,100000\n"
+    _campaign(data, "2026-01-01-synthetic-a", [*rows, "c8r16,synb0,z11a_c32r128,point-query,100,4,700\n",
+                                               *["dell32,nosuchbuild,z11a_c32r128,point-query,100,1,5\n"] * errors,
+                                               outlier, "dell32,synb0,z11a_c32r128,insert,100,1,100\n",
+                                               "dell32,synb1,z11a_c32r128,insert,100,1,101\n"])
+    _campaign(data, "2026-01-02-synthetic-b", rows[1:] if errors else rows[:1], base)
+    _campaign(data, "2026-01-03-synthetic-c", [rows[0], "dell32,synb1,z11a_c32r128,insert,100,8,10\n"][:1 + errors],
+              base)
+    return Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
+
+
+@pytest.fixture(params=[True, False], ids=["a duplicate", "whole"])
+def planted(tmp_path, request):
+    return _planted(tmp_path, request.param)
+
+
+def _checked(paths: Paths, monkeypatch, blocks: bool):
+    with monkeypatch.context() as m:
+        if not blocks:
+            m.setattr(load, "read_block", lambda *args: None)
+        ds, problems = validate(paths)
+    return ds, problems
+
+
+def test_the_checks_across_files_find_the_same_problems_in_columns_as_in_rows(planted, monkeypatch):
+    ds, problems = _checked(planted, monkeypatch, blocks=True)
+    held = [p for p in ds.rows["results"].parts() if isinstance(p, rowblock.Block)]
+    assert len(held) == 5  # the three SYNTHETIC files and the two shipped plain ones, as columns
+    _, by_rows = _checked(planted, monkeypatch, blocks=False)
+    assert problems.items == by_rows.items
+    said = "\n".join(p.render() for p in problems.items)
+    a, b = "2026-01-01-synthetic-a/results.csv", "2026-01-02-synthetic-b/results.csv"
+    assert f"{a}:11:8: error: unknown build 'nosuchbuild'" in said
+    assert f"{b}:2:1: error: 7 of 7 rows repeat {planted.data}/campaigns/{a}" in said
+    if "duplicate row" in said:
+        assert f"{a}:12:1: error: duplicate row: same server, build, config, microbenchmark, range, threads, " \
+               "repetition as line 5" in said
+        assert "the median" not in said and "no result of the base" not in said  # skipped
+    else:
+        assert f"{a}:12:40: warning: qps 100000 is 995× the median 100.5 of the 2 other results" in said
+        assert "2026-01-03-synthetic-c/results.csv:3:8: error: no result of the base synb0.z11a_c32r128 " \
+               "for dell32, insert at 8 threads" in said
+
+
+def test_columns_and_rows_load_the_same_database(tmp_path, monkeypatch):
+    planted = _planted(tmp_path, duplicate=False, errors=False)
+    tables = []
+    for blocks in (True, False):
+        ds, problems = _checked(planted, monkeypatch, blocks)
+        assert not problems.errors
+        con = duckdb.connect()
+        ingest(ds, con)
+        tables.append({t: con.execute(f"SELECT * FROM {t}").fetchall() for (t,) in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1").fetchall()})
+    assert tables[0] == tables[1]
+    results = tables[0]["results"]
+    assert sum(r[0] == "2026-01-01-synthetic-a" for r in results) == 12
+    assert any(r[0] == "2026-01-01-synthetic-a" and r[1] == "beelink" for r in results)  # c8r16 is beelink's alias
