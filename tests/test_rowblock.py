@@ -129,3 +129,17 @@ def test_columns_and_rows_load_the_same_database(tmp_path, monkeypatch):
     results = tables[0]["results"]
     assert sum(r[0] == "2026-01-01-synthetic-a" for r in results) == 12
     assert any(r[0] == "2026-01-01-synthetic-a" and r[1] == "beelink" for r in results)  # c8r16 is beelink's alias
+
+
+def test_an_unknown_id_reported_at_a_plain_results_file_is_not_reported_again_at_its_profiles():
+    from papercuts.validate.checks import check_raw
+
+    data = f"{HEADER}\ndell32,nosuchbuild,z11a_c32r128,point-query,100,1,5,\n".encode()
+    ds = load.Dataset()
+    ds.rows["results"].add_block(rowblock.read_block(data, "c/results.csv", RESULTS, "c", "/c/results.csv"))
+    ds.rows["profiles"] = [{"campaign": "c", "build": b, "config": "z11a_c32r128", "microbenchmark": "point-query",
+                            "_file": "c/raw/p", "_line": 1} for b in ("nosuchbuild", "otherbuild")]
+    known = {"servers": {"dell32"}, "builds": set(), "configs": {"z11a_c32r128"}, "microbenchmarks": {"point-query"}}
+    problems = Problems()
+    check_raw(ds, known, problems)
+    assert [p.message for p in problems.items] == ["unknown build 'otherbuild' (from the raw file's path)"]

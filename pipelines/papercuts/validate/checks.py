@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from itertools import groupby
+from itertools import groupby, repeat
 
 from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
 from ..problems import Problems
@@ -105,8 +105,12 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
             problems.error(meta["_file"], *value_at(meta, "server"), f"unknown server '{server}'",
                            did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
     # An id already reported at a results row of the campaign is not reported again.
-    reported = {(campaign, value) for (campaign, *values), _, _ in entries(ds.rows["results"], ("campaign", *RAW))
-                for value in values}
+    reported = set()
+    for part in ds.rows["results"].parts():
+        if isinstance(part, Block):  # the distinct values of its columns
+            reported |= {(part.campaign, value) for column in RAW for value in set(part.column(column))}
+        else:
+            reported |= {(r["campaign"], r[column]) for r in part for column in RAW}
     for row in ds.rows.get("profiles", []):  # counters belong to results, checked with them
         for column, catalog in RAW_REFS:
             value = row[column]
@@ -130,12 +134,18 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
     first: dict[tuple, tuple[str, str]] = {}
     repeats: dict[tuple[str, str], list[tuple]] = defaultdict(list)
     counts: dict[str, int] = defaultdict(int)
-    for key, part, i in entries(ds.rows[t.name], (*t.key, *values)):
-        campaign, path = origin(part)
-        counts[path] += 1
-        other = first.setdefault(key, (campaign, path))
-        if other[0] != campaign:
-            repeats[(path, other[1])].append((part, i))
+    names = (*t.key, *values)
+    rows = ds.rows[t.name]
+    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+        if isinstance(part, Block):
+            _block_copies(part, names, first, repeats, counts)
+            continue
+        for key, row, i in entries(part, names):
+            campaign, path = origin(row)
+            counts[path] += 1
+            other = first.setdefault(key, (campaign, path))
+            if other[0] != campaign:
+                repeats[(path, other[1])].append((row, i))
     for (path, other), found in sorted(repeats.items(), key=lambda kv: kv[0]):
         if len(found) >= 2 and 2 * len(found) >= counts[path]:
             row = row_at(*found[0])
@@ -145,6 +155,20 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
                 continue
             at(problems, row, t.key[0], f"{len(found)} of {counts[path]} rows repeat {other}",
                 "remove the copied rows; a campaign holds only its own measurements")
+
+
+def _block_copies(block: Block, names: tuple, first: dict, repeats: dict, counts: dict) -> None:
+    """_cross_campaign_copies for a block's rows, through its columns: one owner, the block's."""
+    owner = (block.campaign, block.file)
+    keys = list(zip(*(block.column(n) for n in names), strict=True))
+    counts[block.file] += block.n
+    before = {k: first[k] for k in keys if k in first}  # keys another file had first
+    first.update(zip(keys, repeat(owner)))
+    first.update(before)
+    if before:
+        for i, key in enumerate(keys):
+            if key in before and before[key][0] != block.campaign:
+                repeats[(block.file, before[key][1])].append((block, i))
 
 
 def check_units(ds: Dataset, problems: Problems) -> None:
