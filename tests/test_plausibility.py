@@ -8,7 +8,9 @@ from datadir import FILES, write_data
 from papercuts.build import validate
 from papercuts.contract import MAX_FILE_BYTES
 from papercuts.paths import Paths
-from papercuts.validate.plausibility import _median_without
+from papercuts.problems import Problems
+from papercuts.validate.load import Dataset
+from papercuts.validate.plausibility import check_qps_magnitude
 
 RESULTS = "campaigns/2026-01-02-test/results.csv"
 
@@ -33,12 +35,34 @@ def test_ordinary_differences_are_not_flagged(tmp_path):
     assert warnings(write_data(tmp_path / "data")) == []  # 0.25× to 1.0× within a group
 
 
-def test_leave_one_out_median_matches_the_definition():
-    rng = random.Random(7)
-    for n in range(2, 12):
-        values = sorted(rng.uniform(1, 100) for _ in range(n))
-        for i in range(n):
-            assert _median_without(values, i) == statistics.median(values[:i] + values[i + 1:])
+def test_every_row_10x_from_the_median_of_its_peers_is_flagged_in_group_then_qps_order():
+    """Against the definition, row by row: the median of the other rows of its group."""
+    rnd = random.Random(7)
+    rows = []
+    for line in range(2, 602):
+        group = rnd.randrange(150)  # groups of 1 to about 10 rows: each median depends on who is left out
+        qps = rnd.choice([100.0, 100.0, 150.0, rnd.uniform(1, 20), rnd.uniform(50, 200), rnd.uniform(900, 3000)])
+        rows.append({"campaign": f"c{group % 3}", "server": "s", "build": f"b{group % 2}", "microbenchmark": "m",
+                     "range": group, "threads": 1, "qps": qps, "_file": "r.csv", "_line": line, "_cols": {"qps": 9}})
+    ds = Dataset()
+    ds.rows["builds"] = [{"id": "b0", "dbms": "mysql"}, {"id": "b1", "dbms": "mysql"}]
+    ds.rows["results"] += rows
+    problems = Problems()
+    check_qps_magnitude(ds, problems)
+    expected = []
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["campaign"], r["range"]), []).append(r)
+    for peers in groups.values():
+        peers = sorted(peers, key=lambda r: r["qps"])
+        for r in peers:
+            others = [o["qps"] for o in peers if o is not r]
+            median = statistics.median(others) if others else None
+            if others and (r["qps"] > 10 * median or r["qps"] < median / 10):
+                expected.append((r["_line"], f"qps {r['qps']:g} is {r['qps'] / median:.3g}× the median {median:g}"))
+    got = [(p.line, p.message.split(" of the ")[0]) for p in problems.items]
+    assert all(" of the " in p.message for p in problems.items)
+    assert len(expected) > 50 and got == expected
 
 
 def test_200000_rows_of_one_group_validate(tmp_path):

@@ -76,7 +76,8 @@ def _planted(tmp_path, duplicate: bool, errors: bool = True) -> Paths:
                                                *["dell32,nosuchbuild,z11a_c32r128,point-query,100,1,5\n"] * errors,
                                                outlier, "dell32,synb0,z11a_c32r128,insert,100,1,100\n",
                                                "dell32,synb1,z11a_c32r128,insert,100,1,101\n"])
-    _campaign(data, "2026-01-02-synthetic-b", rows[1:] if errors else rows[:1], base)
+    _campaign(data, "2026-01-02-synthetic-b", [*(rows[1:] if errors else rows[:1]),
+                                               "dell32,synb0,z11a_c32r128,update-index,100,16,50\n"], base)
     _campaign(data, "2026-01-03-synthetic-c", [rows[0], "dell32,synb1,z11a_c32r128,insert,100,8,10\n"][:1 + errors],
               base)
     return Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
@@ -104,13 +105,18 @@ def test_the_checks_across_files_find_the_same_problems_in_columns_as_in_rows(pl
     said = "\n".join(p.render() for p in problems.items)
     a, b = "2026-01-01-synthetic-a/results.csv", "2026-01-02-synthetic-b/results.csv"
     assert f"{a}:11:8: error: unknown build 'nosuchbuild'" in said
-    assert f"{b}:2:1: error: 7 of 7 rows repeat {planted.data}/campaigns/{a}" in said
+    assert f"{b}:2:1: error: 7 of 8 rows repeat {planted.data}/campaigns/{a}" in said
     if "duplicate row" in said:
         assert f"{a}:12:1: error: duplicate row: same server, build, config, microbenchmark, range, threads, " \
                "repetition as line 5" in said
         assert "the median" not in said and "no result of the base" not in said  # skipped
     else:
         assert f"{a}:12:40: warning: qps 100000 is 995× the median 100.5 of the 2 other results" in said
+        c = "2026-01-03-synthetic-c/results.csv"  # the newest on dell32, beside synthetic-b:
+        assert f"{c}:2:27: warning: campaign 2026-01-03-synthetic-c lacks 1 microbenchmark(s) that " \
+               "2026-01-02-synthetic-b measured on dell32: update-index" in said
+        assert f"{c}:2:43: warning: campaign 2026-01-03-synthetic-c uses thread counts [1, 8] where " \
+               "2026-01-02-synthetic-b used [1, 8, 16] on dell32" in said
         assert "2026-01-03-synthetic-c/results.csv:3:8: error: no result of the base synb0.z11a_c32r128 " \
                "for dell32, insert at 8 threads" in said
 

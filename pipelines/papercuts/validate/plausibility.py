@@ -5,11 +5,15 @@ they ask for a second look in the pull request.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
+from itertools import repeat
+
+import numpy as np
 
 from ..problems import Problems
 from .load import Dataset
-from .rowblock import entries, row_at
+from .rowblock import Block, entries, row_at
 
 FAR = 10.0  # an order of magnitude, as CONTRIBUTING promises
 RATIO_RANGE = (0.1, 10.0)
@@ -27,52 +31,80 @@ def check_ratios(ds: Dataset, problems: Problems) -> None:
                   "check that it is a ratio, not a QPS or a percentage")
 
 
-def _median_without(values: list[float], i: int) -> float:
-    """Median of sorted `values` with the element at index i left out, in O(1)."""
-    m = len(values) - 1
-    def at(j: int) -> float:
-        return values[j] if j < i else values[j + 1]
-    return at(m // 2) if m % 2 else (at(m // 2 - 1) + at(m // 2)) / 2
-
-
 def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
     """A QPS 10× away from the median of the other builds' QPS for the same campaign, server, DBMS,
     test and threads is worth a second look (a misplaced decimal point, QPS for TPS, rows for Krows).
     Within one campaign and DBMS: campaigns, or Postgres and MySQL, may differ 40× by design.
 
-    Sorting each group once makes this O(n log n): the leave-one-out median is read off the
-    sorted list instead of being recomputed per row."""
+    Sorting the rows by group and QPS once makes this O(n log n): each row's leave-one-out median is
+    read off the sorted values, for every row at once (numpy), instead of being recomputed per row."""
     dbms = {b["id"]: b["dbms"] for b in ds.rows["builds"]}
-    peers = defaultdict(list)
-    for (campaign, server, build, name, rng, threads, qps), part, i in entries(
-            ds.rows["results"], ("campaign", "server", "build", "microbenchmark", "range", "threads", "qps")):
-        peers[(campaign, server, dbms.get(build), name, rng, threads)].append((qps, part, i))
-    for group in peers.values():
-        if len(group) < 2:
-            continue
-        group.sort(key=lambda g: g[0])
-        values = [qps for qps, _, _ in group]
-        for i, (qps, part, j) in enumerate(group):
-            median = _median_without(values, i)
-            if qps > FAR * median or qps < median / FAR:
-                n = len(values) - 1
-                _warn(problems, row_at(part, j), "qps",
-                      f"qps {qps:g} is {qps / median:.3g}× the median {median:g} of the {n} other "
-                      f"result{'s' if n != 1 else ''} for this campaign, server, DBMS, microbenchmark and thread count",
-                      "check the decimal point and the unit: queries vs transactions, rows vs Krows")
+    groups: dict[tuple, int] = {}  # a group's number: the order of its first row
+    group: list[int] = []
+    qps: list[float] = []
+    starts: list[int] = []  # where each part's rows begin, for a warning's row
+    parts = ds.rows["results"].parts()
+    for part in parts:
+        starts.append(len(qps))
+        if isinstance(part, Block):
+            keys = zip(repeat(part.campaign), part.column("server"), map(dbms.get, part.column("build")),
+                       part.column("microbenchmark"), part.column("range"), part.column("threads"))
+            qps += part.column("qps")
+        else:
+            keys = ((r["campaign"], r["server"], dbms.get(r["build"]), r["microbenchmark"], r["range"],
+                     r["threads"]) for r in part)
+            qps += [r["qps"] for r in part]
+        group += [groups.setdefault(k, len(groups)) for k in keys]
+    if not qps:
+        return
+    # Rows by group, then by QPS (a stable sort: equal QPS in file order), then each row's median
+    # of its group without it, read off the sorted values.
+    order = np.lexsort((np.asarray(qps, dtype=np.float64), np.asarray(group, dtype=np.int64)))
+    g, v = np.asarray(group)[order], np.asarray(qps, dtype=np.float64)[order]
+    size = np.bincount(g)
+    first = (np.cumsum(size) - size)[g]
+    others = size[g] - 1
+    pos = np.arange(len(v)) - first
+    half = others // 2
+
+    def at(t):  # the t-th of the others: the sorted values with this row left out
+        return v[np.clip(first + t + (t >= pos), 0, len(v) - 1)]
+
+    median = np.where(others % 2 == 1, at(half), (at(half - 1) + at(half)) / 2)
+    far = (others >= 1) & ((v > FAR * median) | (v < median / FAR))
+    for p in np.flatnonzero(far):
+        index = int(order[p])
+        k = bisect_right(starts, index) - 1
+        row = row_at(parts[k], index - starts[k]) if isinstance(parts[k], Block) else parts[k][index - starts[k]]
+        value, med, n = float(v[p]), float(median[p]), int(others[p])
+        _warn(problems, row, "qps",
+              f"qps {value:g} is {value / med:.3g}× the median {med:g} of the {n} other "
+              f"result{'s' if n != 1 else ''} for this campaign, server, DBMS, microbenchmark and thread count",
+              "check the decimal point and the unit: queries vs transactions, rows vs Krows")
+
+
+def _shape_rows(part, shape: dict) -> None:
+    for (server, campaign, name, rng, threads), where, i in entries(
+            part, ("server", "campaign", "microbenchmark", "range", "threads")):
+        s = shape.get((server, campaign))
+        if s is None:
+            s = shape[(server, campaign)] = {"tests": set(), "threads": set(), "row": (where, i)}
+        s["tests"].add((name, rng))
+        s["threads"].add(threads)
 
 
 def check_fit(ds: Dataset, problems: Problems) -> None:
     """The newest campaign on a server should measure what the previous one measured."""
     dates = {c["id"]: c.get("date", "") for c in ds.campaigns}
     shape: dict[tuple[str, str], dict] = {}
-    for (server, campaign, name, rng, threads), part, i in entries(
-            ds.rows["results"], ("server", "campaign", "microbenchmark", "range", "threads")):
-        s = shape.get((server, campaign))
-        if s is None:
-            s = shape[(server, campaign)] = {"tests": set(), "threads": set(), "row": (part, i)}
-        s["tests"].add((name, rng))
-        s["threads"].add(threads)
+    for part in ds.rows["results"].parts():
+        if isinstance(part, Block) and len(set(part.column("server"))) == 1:  # its columns' distinct values
+            s = shape.setdefault((part.column("server")[0], part.campaign),
+                                 {"tests": set(), "threads": set(), "row": (part, 0)})
+            s["tests"] |= set(zip(part.column("microbenchmark"), part.column("range"), strict=True))
+            s["threads"] |= set(part.column("threads"))
+        else:
+            _shape_rows(part, shape)
     by_server = defaultdict(list)
     for (server, campaign), s in shape.items():
         by_server[server].append((dates.get(campaign, ""), campaign, s))
