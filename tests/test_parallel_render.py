@@ -89,3 +89,22 @@ def test_a_worker_killed_is_a_clear_error_not_a_hang(tmp_path):
                          text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.startswith("UserError: a process making pages was killed"), run.stdout
+
+
+def test_a_unit_leaves_no_rows_cached_for_the_next(site):
+    """A worker makes many units: the rows one unit's charts shared are dropped when it ends."""
+    import duckdb
+
+    from papercuts.render import selection, units
+
+    con = duckdb.connect(str(site.db), read_only=True)
+    campaign, server = con.execute("SELECT campaign, server FROM results LIMIT 1").fetchone()
+    selection.forget()  # what the session's site build left (pages made outside units)
+
+    def make(con, root, campaign, server):
+        selection.throughput_rows(con, campaign, server)
+        assert selection.throughput_rows.cache_info().currsize == 1  # shared within the unit
+        return 1
+
+    assert units._unit(make, con, PROJECT, (campaign, server)) == 1
+    assert selection.throughput_rows.cache_info().currsize == 0

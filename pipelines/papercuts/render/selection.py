@@ -106,6 +106,13 @@ def _ladder_noise(con, server: str) -> tuple[tuple, ...]:
     return tuple(con.execute(query("ladder_noise"), {"server": server}).fetchall())
 
 
+def forget() -> None:
+    """Drop the rows the charts of one unit shared: a worker makes many units, and the next needs
+    none of them (16 servers' rows kept were most of a worker's memory at x100)."""
+    for cached in (_comparison_rows, throughput_rows, comparison_costs, _ladder_noise):
+        cached.cache_clear()
+
+
 def threads_label(n: int) -> str:
     return f"{n} thread{'' if n == 1 else 's'}"
 

@@ -27,6 +27,7 @@ import duckdb
 
 from ..children import end_with
 from ..problems import UserError
+from . import selection
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,14 @@ def _open(parent: int, db: str) -> None:
 
 
 def _make(make: Callable[..., int], root: Path, args: tuple) -> int:
-    return make(_con, root, *args)
+    return _unit(make, _con, root, args)
+
+
+def _unit(make: Callable[..., int], con: duckdb.DuckDBPyConnection, root: Path, args: tuple) -> int:
+    try:
+        return make(con, root, *args)
+    finally:
+        selection.forget()
 
 
 def _counted(results, total: int, progress) -> list[int]:
@@ -91,7 +99,7 @@ class Workers:
     def make(self, jobs: list[tuple[Callable[..., int], Path, tuple]], progress=None) -> list[int]:
         """Each job's page count, in the jobs' order; progress(done, total) is told as they end."""
         if self.pool is None or len(jobs) < 2:
-            return _counted((make(self.con, root, *args) for make, root, args in jobs), len(jobs), progress)
+            return _counted((_unit(make, self.con, root, args) for make, root, args in jobs), len(jobs), progress)
         try:
             return _counted(self.pool.map(_make, *zip(*jobs, strict=True)), len(jobs), progress)
         except BrokenProcessPool:
