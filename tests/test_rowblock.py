@@ -149,3 +149,23 @@ def test_an_unknown_id_reported_at_a_plain_results_file_is_not_reported_again_at
     problems = Problems()
     check_raw(ds, known, problems)
     assert [p.message for p in problems.items] == ["unknown build 'otherbuild' (from the raw file's path)"]
+
+
+def test_rows_keep_dicts_and_blocks_in_order_and_a_pickled_block_still_places_its_problems():
+    import pickle
+
+    data = PLAIN["lf"].encode()
+    block = rowblock.read_block(data, "x/results.csv", RESULTS, "camp", "/pub/results.csv")
+    first, last = {"qps": 1.0}, {"qps": 2.0}
+    rows = rowblock.Rows([first])
+    rows.add_block(pickle.loads(pickle.dumps(block)))  # as the campaign cache gives it back
+    rows += [last]
+    again = rowblock.Rows()
+    again.extend(rows)
+    expected = [first, *block.rows(), last]
+    assert len(again) == 4 and list(again) == expected and again == expected
+    assert again[1] == expected[1] and again[-1] is last and again[1:3] == expected[1:3]
+    assert [type(p).__name__ for p in again.parts()] == ["list", "Block", "list"]
+    # the second data line's fields start at these columns: read again from the unpickled text
+    assert again[2]["_cols"] == {"server": 1, "build": 8, "config": 26, "microbenchmark": 39, "range": 51,
+                                 "threads": 55, "qps": 57, "tps": 65}
