@@ -1,4 +1,5 @@
-"""Worker processes end with the build that forked them.
+"""Worker processes: they end with the build that forked them, and their results are counted as
+they arrive.
 
 Validate and render fork workers, and a fork inherits the build's lock on its site. If the build
 is killed (SIGKILL, the out-of-memory killer), an orphaned worker would keep that lock, and every
@@ -22,3 +23,13 @@ def end_with(parent: int) -> None:
         return
     if os.getppid() != parent:  # it ended before the call above could take effect
         os._exit(1)
+
+
+def counted(results, total: int, progress=None) -> list:
+    """The results, in order, telling progress(done, total) as each arrives."""
+    out = []
+    for r in results:
+        out.append(r)
+        if progress:
+            progress(len(out), total)
+    return out

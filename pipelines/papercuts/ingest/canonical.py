@@ -4,7 +4,7 @@ version gets the sort key that orders versions as versions (8.0.9 < 8.0.28), nev
 from __future__ import annotations
 
 from ..validate.load import Dataset
-from ..validate.rowblock import Block, Rows
+from ..validate.rowblock import Block, parts
 from ..versions import parse_version
 
 SERVER_ROWS = ("results", "relative", "summaries", "counters", "profiles")
@@ -13,8 +13,7 @@ SERVER_ROWS = ("results", "relative", "summaries", "counters", "profiles")
 def canonicalize(ds: Dataset) -> None:
     alias_of = ds.alias_of
     for name in SERVER_ROWS:
-        rows = ds.rows.get(name, [])
-        for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+        for part in parts(ds.rows.get(name, [])):
             if isinstance(part, Block):  # a plain file's rows, as columns
                 if "server" in part.columns and alias_of.keys() & set(part.columns["server"]):
                     part.columns["server"] = [alias_of.get(s, s) for s in part.columns["server"]]

@@ -10,7 +10,7 @@ from ..contract import ALL_TABLES
 from ..db import insert_columns, sql_files, table_name
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
-from ..validate.rowblock import Block, Rows
+from ..validate.rowblock import Block, Rows, parts
 from . import previous
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 from .canonical import canonicalize
@@ -36,7 +36,7 @@ CHUNK = 250_000
 def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows) -> None:
     """As _insert, with file and line taken from where each row was read (no copy of a row); rows
     may hold blocks (validate/rowblock.py), whose columns are inserted as they are."""
-    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+    for part in parts(rows):
         if isinstance(part, Block):
             insert_columns(con, table, columns, [_block_column(part, c) for c in columns])
             continue
@@ -46,8 +46,6 @@ def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str
 
 
 def _block_column(block: Block, column: str) -> list:
-    if column == "campaign":
-        return [block.campaign] * block.n
     if column == "file":
         return [block.published] * block.n
     if column == "line":
@@ -58,7 +56,7 @@ def _block_column(block: Block, column: str) -> list:
 def _runs(rows) -> list[tuple[str, list]]:
     """(campaign, its rows) in order, a block standing for its rows."""
     runs: list[tuple[str, list]] = []
-    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+    for part in parts(rows):
         items = [(part.campaign, part)] if isinstance(part, Block) else [
             (campaign, list(rs)) for campaign, rs in groupby(part, key=lambda r: r["campaign"])]
         for campaign, item in items:
@@ -88,8 +86,8 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
             changed = Rows()
             for _, items in group:
                 for item in items:
-                    changed.add_block(item) if isinstance(item, Block) else changed.extend(item)
-            insert(con, table, columns, changed if isinstance(rows, Rows) else list(changed))
+                    changed.extend(item)
+            insert(con, table, columns, changed)
 
 
 def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, kept: set[str]) -> None:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..children import end_with
+from ..children import counted, end_with
 from ..problems import UserError
 from . import selection
 
@@ -60,15 +60,6 @@ def _unit(make: Callable[..., int], con: duckdb.DuckDBPyConnection, root: Path, 
         selection.forget()
 
 
-def _counted(results, total: int, progress) -> list[int]:
-    out = []
-    for r in results:
-        out.append(r)
-        if progress:
-            progress(len(out), total)
-    return out
-
-
 class Workers:
     """The render stage's connection, and the processes that make its units."""
 
@@ -99,9 +90,9 @@ class Workers:
     def make(self, jobs: list[tuple[Callable[..., int], Path, tuple]], progress=None) -> list[int]:
         """Each job's page count, in the jobs' order; progress(done, total) is told as they end."""
         if self.pool is None or len(jobs) < 2:
-            return _counted((_unit(make, self.con, root, args) for make, root, args in jobs), len(jobs), progress)
+            return counted((_unit(make, self.con, root, args) for make, root, args in jobs), len(jobs), progress)
         try:
-            return _counted(self.pool.map(_make, *zip(*jobs, strict=True)), len(jobs), progress)
+            return counted(self.pool.map(_make, *zip(*jobs, strict=True)), len(jobs), progress)
         except BrokenProcessPool:
             raise UserError("a process making pages was killed (out of memory?); the previous site is "
                             "unchanged: build again, with more memory free") from None

@@ -25,7 +25,7 @@ from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
 
-from ..children import end_with
+from ..children import counted, end_with
 from ..problems import Problems
 
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: its code and SQL
@@ -88,20 +88,10 @@ def _read_all(read: Callable[[Path], dict], folders: list[Path], progress=None) 
     # Forked workers: validate runs before this process opens DuckDB; a process with other threads
     # (a host program's) reads in turn, since a fork copies locks those threads may hold.
     if workers < 2 or threading.active_count() > 1:
-        return _counted(map(read, folders), len(folders), progress)
+        return counted(map(read, folders), len(folders), progress)
     with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=end_with,
                              initargs=(os.getpid(),)) as pool:
-        return _counted(pool.map(read, folders), len(folders), progress)
-
-
-def _counted(results, total: int, progress) -> list:
-    """The results, telling progress(done, total) as each arrives."""
-    out = []
-    for r in results:
-        out.append(r)
-        if progress:
-            progress(len(out), total)
-    return out
+        return counted(pool.map(read, folders), len(folders), progress)
 
 
 def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, problems: Problems,

@@ -10,7 +10,7 @@ from ..problems import Problems
 from .duplicates import at
 from .load import Dataset
 from .plausibility import check_plausibility
-from .rowblock import Block, Rows, entries, origin, row_at
+from .rowblock import Block, entries, origin, parts, row_at
 from .suggest import did_you_mean
 from .tomlfile import value_at
 
@@ -65,7 +65,7 @@ def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems
 def _suspect_rows(rows, refs, known: dict[str, set[str]]):
     """The rows that may name an unknown id: every dict row, and a block's rows only when one of
     its columns holds a value its catalog lacks (checked on the column's distinct values)."""
-    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+    for part in parts(rows):
         if not isinstance(part, Block):
             yield from part
         elif any(set(part.column(c.name)) - known[c.refers] - {None} for c in refs):
@@ -135,8 +135,7 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
     repeats: dict[tuple[str, str], list[tuple]] = defaultdict(list)
     counts: dict[str, int] = defaultdict(int)
     names = (*t.key, *values)
-    rows = ds.rows[t.name]
-    for part in rows.parts() if isinstance(rows, Rows) else [rows]:
+    for part in parts(ds.rows[t.name]):
         if isinstance(part, Block):
             _block_copies(part, names, first, repeats, counts)
             continue

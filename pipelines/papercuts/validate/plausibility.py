@@ -5,7 +5,6 @@ they ask for a second look in the pull request.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import defaultdict
 from itertools import repeat
 
@@ -42,10 +41,7 @@ def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
     groups: dict[tuple, int] = {}  # a group's number: the order of its first row
     group: list[int] = []
     qps: list[float] = []
-    starts: list[int] = []  # where each part's rows begin, for a warning's row
-    parts = ds.rows["results"].parts()
-    for part in parts:
-        starts.append(len(qps))
+    for part in ds.rows["results"].parts():
         if isinstance(part, Block):
             keys = zip(repeat(part.campaign), part.column("server"), map(dbms.get, part.column("build")),
                        part.column("microbenchmark"), part.column("range"), part.column("threads"))
@@ -73,9 +69,7 @@ def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
     median = np.where(others % 2 == 1, at(half), (at(half - 1) + at(half)) / 2)
     far = (others >= 1) & ((v > FAR * median) | (v < median / FAR))
     for p in np.flatnonzero(far):
-        index = int(order[p])
-        k = bisect_right(starts, index) - 1
-        row = row_at(parts[k], index - starts[k]) if isinstance(parts[k], Block) else parts[k][index - starts[k]]
+        row = ds.rows["results"][int(order[p])]  # rare: a warned row is made from its index
         value, med, n = float(v[p]), float(median[p]), int(others[p])
         _warn(problems, row, "qps",
               f"qps {value:g} is {value / med:.3g}× the median {med:g} of the {n} other "
