@@ -16,6 +16,7 @@ from pathlib import Path
 
 import duckdb
 
+from .db import release_arrow_memory
 from .derive.models import derive
 from .fingerprint import forget, inputs_digest, remember, unchanged
 from .ingest.previous import common_digest
@@ -181,11 +182,13 @@ def _build(paths: Paths, timings: Timings) -> Problems:
         with timings.stage("ingest", "loading DuckDB"):
             kept = ingest(ds, con, paths.db, common_digest(paths))
             ds.rows.clear()  # what is left to read is in the database
+            release_arrow_memory()
         if timings.say and kept:
             timings.say(f"    the rows of {kept} unchanged campaign(s) copied from the last build's database")
         with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
             derive(con)
         con.close()  # the render stage reads the file, on every core (render/units.py)
+        release_arrow_memory()
         with timings.stage("render", "pages, specs, tables and CSVs"):
             units: list[int] = []
             timings.pages = render_site(db_tmp, ds, paths, units, timings.progress)

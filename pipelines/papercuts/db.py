@@ -28,6 +28,13 @@ def fetch_dicts(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[d
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
 
+def release_arrow_memory() -> None:
+    """Give back what Arrow's allocator (mimalloc) kept of the columns ingest and derive made:
+    it keeps freed memory for reuse, and the forked render workers and Hugo come after (x100: the
+    build's process held 442 MB with nothing live in it, 198 MB once released)."""
+    pa.default_memory_pool().release_unused()
+
+
 def insert_columns(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], values: list[list]) -> None:
     """Insert rows given column by column, in bulk: each column becomes an Arrow array (typed in C,
     from the Python values as they are) that DuckDB reads and casts to the table's types, as it
