@@ -28,6 +28,6 @@ def costs_beside_rqps(title: str, rows: list[dict], variants: list[str], measure
         # Ratios on a log axis: 0.5 and 2 are the same distance from 1.
         "layer": ratio_bar_layers(variants, tooltip, {
             "field": "relative", "type": "quantitative", "title": "relative to base (log)",
-            "scale": {"type": "log", "nice": False}, "axis": {"tickCount": 4, "format": "~g"}}),
+            "scale": {"type": "log", "nice": False}, "axis": {"tickCount": 4, "format": "~g"}}, panels="measure"),
     }
     return spec

@@ -43,7 +43,7 @@ def _cell(rows: list[dict], series: str, variant: str) -> str:
 
 
 def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
-    from .specs import _base
+    from .specs import _base, one_rule
 
     spec = _base(title, rows, "Median rQPS per group and the shared drift along the builds, "
                               "relative to the first build; large rings start a change.")
@@ -66,6 +66,6 @@ def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
          "encoding": {"x": x, "y": y, "color": colour, "tooltip": tooltip,
                       "size": {**ring, "scale": {"domain": [0, 1], "range": [20, 260]}},
                       "strokeWidth": {**ring, "scale": {"domain": [0, 1], "range": [1.5, 2.5]}}}},
-        {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]}, "encoding": {"y": {"datum": 1}}},
+        one_rule("y"),
     ]
     return spec

@@ -40,7 +40,16 @@ def _picked(field: str = "variant") -> dict:
     return {"condition": {"param": "pick", "value": 1}, "value": 0.15}
 
 
-def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict, band_field: str | None = None) -> list[dict]:
+def one_rule(channel: str, panels: str | None = None) -> dict:
+    """The dashed 1.0 rule, drawn once per panel (`panels`: the facet field). A rule layer of the
+    chart's rows drew one per row: a cost chart of 1,491 rows drew 1,491 overlapping 4,887-px
+    dashed lines, 3.2 of the 3.3 s its PNG took."""
+    return {"transform": [{"aggregate": [{"op": "count", "as": "rows"}], "groupby": [panels] if panels else []}],
+            "mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]}, "encoding": {channel: {"datum": 1}}}
+
+
+def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict, band_field: str | None = None,
+                     panels: str | None = None) -> list[dict]:
     """Bars of a ratio per microbenchmark (a bar per variant) drawn from 1.0, and the 1.0 rule.
     With band_field, a bar within its row's noise band is filled faint (fillOpacity: muted), and a
     legend click still fades the other variants (opacity)."""
@@ -62,7 +71,7 @@ def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict, band_fie
                 "tooltip": tooltip,
             },
         },
-        {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]}, "encoding": {"x": {"datum": 1}}},
+        one_rule("x", panels),
     ]
 
 
@@ -95,7 +104,7 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
         # Bars grow from the 1.0 line: left is a regression, right an improvement.
         "layer": ratio_bar_layers(variants, tooltip, {
             "field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)",
-            "scale": {"zero": False, "nice": True}}, "noise" if all("noise" in r for r in rows) else None),
+            "scale": {"zero": False, "nice": True}}, "noise" if all("noise" in r for r in rows) else None, "group"),
     }
     return spec
 
@@ -146,8 +155,7 @@ def summary_ranges(title: str, rows: list[dict], series: list[str]) -> dict:
              "encoding": {"y": y, "x": {"field": "median", "type": "quantitative"}, "tooltip": tooltip}},
             {"mark": {"type": "point", "filled": True, "color": "#767676"},
              "encoding": {"y": y, "x": {"field": "avg", "type": "quantitative"}, "tooltip": tooltip}},
-            {"mark": {"type": "rule", "color": "#222", "strokeDash": [4, 3]},
-             "encoding": {"x": {"datum": 1}}},
+            one_rule("x", "series"),
         ],
     }
     return spec
