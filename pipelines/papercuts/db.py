@@ -1,6 +1,7 @@
 """The DuckDB file: SQL files run in their declared (file-name) order."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -15,6 +16,17 @@ def sql_files(folder: str) -> list[Path]:
 
 def query(name: str) -> str:
     return (SQL / "queries" / f"{name}.sql").read_text()
+
+
+@contextmanager
+def on_threads(con: duckdb.DuckDBPyConnection, n: int | None):
+    """DuckDB on n threads within the block (None: as it was), then as it was before."""
+    before = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    con.execute(f"SET threads = {int(n or before)}")
+    try:
+        yield int(before)
+    finally:
+        con.execute(f"SET threads = {int(before)}")
 
 
 def table_name(path: Path) -> str:

@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..db import insert_columns, query
+from ..db import insert_columns, on_threads, query
 from .changepoints import detect
 
 MIN_BUILDS = 3  # two builds are a comparison, not a ladder
@@ -75,13 +75,16 @@ def _pick(table: pa.Table, name: str, rows) -> list:
     return table.column(name).take(pa.array(rows, type=pa.int64())).to_pylist()
 
 
-def build_ladders(con: duckdb.DuckDBPyConnection) -> int:
+def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None) -> int:
     """Fill ladders, ladder_builds and change_points; returns how many ladders there are.
 
     The rows come as Arrow columns, a ladder is a slice of them and its values a matrix (series x
-    builds): no Python object per value (10^6 values at x100 took 5 s as tuples)."""
+    builds): no Python object per value (10^6 values at x100 took 5 s as tuples). They are read on
+    every core (`cores`; derive runs its models on one): a rank and a sort by every key column give
+    the same rows in the same order on any number of threads (x100: 1.7 s on one, 0.95 s on two)."""
     con.execute(SCHEMA)
-    t = con.sql(VALUES).to_arrow_table().combine_chunks()
+    with on_threads(con, cores):
+        t = con.sql(VALUES).to_arrow_table().combine_chunks()
     value = t.column("value").to_numpy().astype(float)
     reps_all = t.column("repetitions").to_numpy()
     spos_all = t.column("series_pos").to_numpy()

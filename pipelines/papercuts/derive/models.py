@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import duckdb
 
-from ..db import sql_files
+from ..db import on_threads, sql_files
 from .ladders import build_ladders
 
 
@@ -12,15 +12,11 @@ def derive(con: duckdb.DuckDBPyConnection) -> list[str]:
     # so avg() and regr_*() could differ in the last bit from one build to the next (the shipped
     # data's rqps_summary did, and its summary charts' CSVs with it). One thread is as fast here
     # (0.60-0.64 s against 0.67-0.73 s at x10): the models are small next to DuckDB's floor.
-    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
-    con.execute("SET threads = 1")
-    try:
+    with on_threads(con, 1) as cores:
         done = []
         for path in sql_files("models"):
             con.execute(path.read_text())
             done.append(path.stem)
-        build_ladders(con)
+        build_ladders(con, cores)
         done.append("ladders")
         return done
-    finally:
-        con.execute(f"SET threads = {int(threads)}")

@@ -1,0 +1,44 @@
+"""Derive reads the ladders' values on every core (derive/ladders.py): the ladders, their builds and
+their change points must be the same, row for row and in order, as on one thread."""
+from __future__ import annotations
+
+import duckdb
+
+from papercuts.derive.ladders import build_ladders
+
+# SYNTHETIC: 24 campaigns × 2 thread counts × 12 builds × 2 configs × 175 microbenchmarks × 2 ranges
+# = 403,200 values, a few row groups, so that DuckDB sorts them on more than one thread. Build names
+# do not sort as their versions; some series step at the sixth build.
+VALUES = """
+CREATE TABLE builds AS
+SELECT 'b' || (i * 7 % 12) AS id, [8, 0, i] AS version_key FROM range(12) t(i);
+CREATE TABLE known (id VARCHAR, dbms VARCHAR, introduced_key INTEGER[], servers VARCHAR[],
+                    microbenchmarks VARCHAR[], "groups" VARCHAR[]);
+CREATE TABLE ladder_values AS
+SELECT 'c' || lpad(c::VARCHAR, 2, '0') AS campaign, 's' AS server, 'mysql' AS dbms, 'innodb' AS engine,
+       'c8r32' AS family, th AS threads, 'b' || (b * 7 % 12) AS build, ['z1a_c8r32', 'z1b_c8r32'][cf + 1] AS config,
+       '8.0.' || b AS version, [8, 0, b] AS version_key, 'test-' || m AS microbenchmark,
+       [10, 100][rg + 1] AS "range", ['point', 'range', 'write'][m % 3 + 1] AS "group",
+       1000 * exp(0.02 * ((hash(c, th, b, cf, m, rg) % 2001)::DOUBLE / 1000 - 1))
+            * CASE WHEN m % 25 = 7 AND b >= 6 THEN 0.8 ELSE 1 END AS value,
+       1 AS repetitions, NULL::DOUBLE AS log_var
+FROM range(24) a(c), (VALUES (1), (16)) t(th), range(12) v(b), range(2) f(cf), range(175) w(m), range(2) r(rg)
+ORDER BY hash(c, th, b, cf, m, rg);
+"""
+
+
+def ladders_on(cores: int) -> dict[str, list]:
+    con = duckdb.connect()
+    con.execute(VALUES)
+    con.execute("SET threads = 1")  # as derive leaves it
+    built = build_ladders(con, cores)
+    assert built == 48
+    return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in ("ladders", "ladder_builds", "change_points")}
+
+
+def test_ladders_read_on_two_threads_are_those_read_on_one():
+    one, two = ladders_on(1), ladders_on(2)
+    assert len(one["ladder_builds"]) == 48 * 12 * 2
+    assert len(one["change_points"]) >= 48 * 14  # each ladder's 14 stepped series at least
+    for table in one:
+        assert two[table] == one[table], table
