@@ -56,3 +56,18 @@ def test_a_heatmap_of_49_variants_shows_the_newest_16_and_links_its_csv(wide):
         cut = re.search(r'<p class="table-cut">(.*?)</p>', figure, re.S)[1]
         assert cut.startswith("The last 16 of 49 value columns; ")
         assert f'href="/campaigns/{CAMPAIGN}/{chart}.csv" download' in cut
+
+
+def test_throughput_against_threads_draws_the_newest_16_of_50_variants(wide):
+    """A line per variant: a hundred are read by no one; the chart, its CSV and its table keep the
+    newest SHOWN_COLUMNS, and its caption says how many it left out."""
+    server = wide.public / "servers" / "syns000"
+    html = (server / "index.html").read_text()
+    figure = html.split(f'id="chart-threads-{CAMPAIGN}"', 1)[1].split("</figure>", 1)[0]
+    every = [f"synb{b:03d}.z11a_c32r128" for b in range(50)]  # write_scale's builds, oldest first
+    data = list(csv.DictReader(io.StringIO((server / f"threads-{CAMPAIGN}.csv").read_text())))
+    assert list(dict.fromkeys(r["variant"] for r in data)) == every[-16:]
+    assert len(data) == 16 * 40 * 5  # every microbenchmark at every thread count
+    header = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', figure)
+    assert header == ["microbenchmark", "threads"] + every[-16:]
+    assert "It draws the newest 16 of the campaign&#39;s 50 variants" in figure
