@@ -19,6 +19,7 @@ import duckdb
 from .db import release_arrow_memory
 from .derive.models import derive
 from .fingerprint import forget, inputs_digest, remember, unchanged
+from .ingest import previous
 from .ingest.previous import common_digest
 from .ingest.tables import ingest
 from .paths import Paths
@@ -184,9 +185,10 @@ def _build(paths: Paths, timings: Timings) -> Problems:
             ds.rows.clear()  # what is left to read is in the database
             release_arrow_memory()
         if timings.say and kept:
-            timings.say(f"    the rows of {kept} unchanged campaign(s) copied from the last build's database")
+            timings.say(f"    the rows of {len(kept)} unchanged campaign(s) copied from the last build's database")
         with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
-            derive(con)
+            derive(con, kept)
+            previous.detach(con)
         con.close()  # the render stage reads the file, on every core (render/units.py)
         release_arrow_memory()
         with timings.stage("render", "pages, specs, tables and CSVs"):

@@ -7,6 +7,8 @@ ladders, ladder_builds (position, drift) and change_points.
 from __future__ import annotations
 
 import math
+from collections import defaultdict
+from itertools import groupby
 
 import duckdb
 import numpy as np
@@ -14,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..db import insert_columns, on_threads, query
+from ..ingest import previous
 from .changepoints import detect
 
 MIN_BUILDS = 3  # two builds are a comparison, not a ladder
@@ -48,8 +51,10 @@ SELECT campaign, server, dbms, engine, family, threads, build, config, version,
        dense_rank() OVER (PARTITION BY campaign, server, dbms, engine, family, threads
                           ORDER BY microbenchmark, "range") - 1 AS series_pos
 FROM ladder_values
+WHERE NOT list_contains($kept::VARCHAR[], campaign)
 ORDER BY campaign, server, dbms, engine, family, threads, version_key, build, config, microbenchmark, "range"
 """
+TABLES = ("ladders", "ladder_builds", "change_points")
 
 
 def ladder_id(campaign: str, server: str, dbms: str, engine: str, family: str, threads: int) -> str:
@@ -75,16 +80,54 @@ def _pick(table: pa.Table, name: str, rows) -> list:
     return table.column(name).take(pa.array(rows, type=pa.int64())).to_pylist()
 
 
-def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None) -> int:
+def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
+                  kept: set[str] | frozenset[str] = frozenset()) -> int:
     """Fill ladders, ladder_builds and change_points; returns how many ladders there are.
+
+    A ladder is a function of its campaign's rows and the inputs every campaign shares, so the
+    ladders of `kept` campaigns (unchanged since the last build, made by the same code of the same
+    shared inputs: ingest/previous.py) are copied from the last build's database, attached as
+    `previous`, and only the others are searched. Every table keeps a clean build's row order:
+    campaign by campaign, in the order the values are read."""
+    con.execute(SCHEMA)
+    searched = _search(con, cores, kept)
+    order = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_values ORDER BY campaign").fetchall()]
+    for from_last, group in groupby(order, key=lambda c: c in kept):
+        group = list(group)
+        if from_last:
+            _copy(con, group)
+        else:
+            for table, rows in zip(TABLES, searched, strict=True):
+                _insert(con, table, [r for c in group for r in rows.get(c, [])])
+    con.execute(query("known_matches"))
+    return con.execute("SELECT count(*) FROM ladders").fetchone()[0]
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> None:
+    if rows:
+        columns = [d[0] for d in con.execute(f"SELECT * FROM {table} LIMIT 0").description]
+        insert_columns(con, table, columns, [list(c) for c in zip(*rows, strict=True)])
+
+
+def _copy(con: duckdb.DuckDBPyConnection, campaigns: list[str]) -> None:
+    """These campaigns' ladders from the last build's tables, in their order there (rowid)."""
+    ladders = f"SELECT ladder FROM {previous.ALIAS}.ladders WHERE campaign IN (SELECT unnest($1))"
+    for table in TABLES:
+        where = "campaign IN (SELECT unnest($1))" if table != "ladder_builds" else f"ladder IN ({ladders})"
+        con.execute(f"INSERT INTO {table} SELECT * FROM {previous.ALIAS}.{table} WHERE {where} ORDER BY rowid",
+                    [campaigns])
+
+
+def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[dict, dict, dict]:
+    """The ladders, their builds and their change points of every campaign not kept, as rows per
+    campaign, one dict per table.
 
     The rows come as Arrow columns, a ladder is a slice of them and its values a matrix (series x
     builds): no Python object per value (10^6 values at x100 took 5 s as tuples). They are read on
     every core (`cores`; derive runs its models on one): a rank and a sort by every key column give
     the same rows in the same order on any number of threads (x100: 1.7 s on one, 0.95 s on two)."""
-    con.execute(SCHEMA)
     with on_threads(con, cores):
-        t = con.sql(VALUES).to_arrow_table().combine_chunks()
+        t = con.sql(VALUES, params={"kept": sorted(kept)}).to_arrow_table().combine_chunks()
     value = t.column("value").to_numpy().astype(float)
     reps_all = t.column("repetitions").to_numpy()
     spos_all = t.column("series_pos").to_numpy()
@@ -92,7 +135,7 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None) -> i
     log_var = pc.fill_null(t.column("log_var"), 0.0).to_numpy()
     bounds = np.append(np.flatnonzero(_starts(t, KEY)), t.num_rows)
     variant_starts = _starts(t, (*KEY, "build", "config"))
-    ladders, positions, changes = [], [], []
+    ladders, positions, changes = defaultdict(list), defaultdict(list), defaultdict(list)
     for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
         firsts = s + np.flatnonzero(variant_starts[s:e])
         if len(firsts) < MIN_BUILDS:
@@ -122,20 +165,15 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None) -> i
         variances = (log_var[s:e][mask] / reps_all[s:e][mask]).tolist()
         spread = math.sqrt(sum(variances) / len(variances)) if variances else None
         found, sigma, drift = detect(complete, {n: groups[n] for n in complete}, spread)
-        ladders.append((lid, *key, len(variants), len(complete), len(names) - len(complete), sigma, reps))
-        positions += [(lid, i, b, c, v, drift[i]) for i, (b, c, v) in enumerate(variants)]
         campaign, server, dbms, _, family, threads = key
+        ladders[campaign].append((lid, *key, len(variants), len(complete), len(names) - len(complete), sigma, reps))
+        positions[campaign] += [(lid, i, b, c, v, drift[i]) for i, (b, c, v) in enumerate(variants)]
         for ch in found:
             test, rng = tests.get(ch.series, (None, None))
             kind = "series" if test else ch.series.split(":")[0]
             (b0, c0, v0), (b1, c1, v1) = variants[ch.index - 1], variants[ch.index]
-            changes.append((lid, campaign, server, dbms, family, threads, ch.series, kind, test, rng,
+            changes[campaign].append((lid, campaign, server, dbms, family, threads, ch.series, kind, test, rng,
                             groups.get(ch.series) or (ch.series.split(": ")[1] if kind == "median" else None),
                             ch.index, f"{b0}.{c0}", f"{b1}.{c1}", v0, v1, ch.change,
                             "regression" if ch.change < 0 else "improvement", ch.z, ch.pvalue))
-    for table, rows in (("ladders", ladders), ("ladder_builds", positions), ("change_points", changes)):
-        if rows:
-            columns = [d[0] for d in con.execute(f"SELECT * FROM {table} LIMIT 0").description]
-            insert_columns(con, table, columns, [list(c) for c in zip(*rows, strict=True)])
-    con.execute(query("known_matches"))
-    return len(ladders)
+    return ladders, positions, changes

@@ -108,10 +108,11 @@ def check_loaded(con: duckdb.DuckDBPyConnection) -> None:
             raise RuntimeError(f"sql/checks/{path.name}: {bad}")
 
 
-def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, last: Path | None = None, common: str = "") -> int:
+def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, last: Path | None = None, common: str = "") -> set[str]:
     """Load the checked dataset. With `common` (previous.common_digest) and every campaign's folder
     digest, the database records what it is made of, and the rows of campaigns unchanged since the
-    database `last` was made are copied from it; returns how many campaigns were."""
+    database `last` was made are copied from it; returns those campaigns. The last database stays
+    attached when some were (derive copies their ladders too; previous.detach after it)."""
     canonicalize(ds)
     for path in sql_files("schema"):
         con.execute(path.read_text())
@@ -141,8 +142,9 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, last: Path | None = None
             _insert_placed(con, name, columns, ds.rows[name])
     ingest_calibrations(ds, con, _insert)
     _ingest_raw(ds, con, kept)
-    previous.detach(con)
+    if not kept:
+        previous.detach(con)
     check_loaded(con)
     if whole:
         previous.record(con, common, ds.digests)
-    return len(kept)
+    return kept
