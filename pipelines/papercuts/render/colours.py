@@ -26,11 +26,13 @@ WHITE_TEXT_BELOW, WHITE_TEXT_ABOVE = 0.64, 1.67
 LEGEND_NOTE = f"Colour: rQPS on a log scale from {DOMAIN[0]} (red) to {DOMAIN[1]} (blue), clamped beyond"
 
 
-def noise_note(rows: list[dict], field: str = "rqps") -> str:
-    """What the grey cells are: the band(s), how they were found, and how many values they hide."""
-    bands = sorted({r["noise"] for r in rows if r.get("noise") is not None})
-    muted = sum(within_noise(r[field], r["noise"]) for r in rows if r.get("noise") is not None)
-    how = {r.get("noise_method") for r in rows} - {None}
+def noise_note(rows, field: str = "rqps") -> str:
+    """What the grey cells are: the band(s), how they were found, and how many values they hide
+    (rows: render/columns.Columns of an rQPS chart)."""
+    noise = rows["noise"] if "noise" in rows else [None] * len(rows)
+    bands = sorted({n for n in noise if n is not None})
+    muted = sum(within_noise(v, n) for v, n in zip(rows[field], noise, strict=True) if n is not None)
+    how = set(rows["noise_method"] if "noise_method" in rows else []) - {None}
     if not bands:
         return f"grey: within ±{NOISE:.0%} of 1.0 (a stated threshold)"
     span = f"±{bands[0]:.1%}" if len(bands) == 1 else f"±{bands[0]:.1%} to ±{bands[-1]:.1%}"

@@ -13,38 +13,43 @@ import json
 import re
 
 from . import tables
+from .columns import Columns
 
 DATASET = "table"  # the name charts.js and the browser tests count rows of
 
 
-def columns(rows: list[dict], named: list[str]) -> list[str]:
+def columns(rows: list[dict] | Columns, named: list[str]) -> list[str]:
     """The CSV's columns: the chart's own, then any other field its rows carry (the spec may draw
     it, so the file must hold it)."""
+    if isinstance(rows, Columns):
+        return [*named, *(n for n in rows.names if n not in named)]
     extra = dict.fromkeys(k for r in rows for k in r if k not in named)
     return [*named, *extra]
 
 
-def _typed(rows: list[dict], cols: list[str]) -> tuple[list[str], list[str]]:
+def _typed(data: Columns, cols: list[str]) -> tuple[list[str], list[str]]:
     """(the columns whose values are all numbers or null, the text columns in which the formula
     guard quotes some value), in one pass over each column. Booleans are refused: a CSV would
     say True, which no reader gives back as a boolean."""
     numbers, quoted = [], []
     for c in cols:
-        values = [r.get(c) for r in rows]
+        values = data[c]
         kinds = set(map(type, values)) - {type(None)}
         if bool in kinds:
             raise ValueError(f"column {c!r} holds booleans, which a CSV cannot give back exactly")
         if kinds <= {int, float}:
             numbers.append(c)
-        elif str in kinds and _may_guard(values) and any(type(v) is str and tables.is_guarded(v) for v in values):
+        elif str in kinds and _may_guard(values, kinds == {str}) and any(
+                type(v) is str and tables.is_guarded(v) for v in values):
             quoted.append(c)
     return numbers, quoted
 
 
-def _may_guard(values: list) -> bool:
+def _may_guard(values: list, all_text: bool = False) -> bool:
     """Whether any text starts with a character the guard quotes (one regex over the joined
     column, not a test per value: most columns have none)."""
-    return bool(_GUARD_START.search("\0" + "\0".join(v for v in values if type(v) is str)))
+    texts = values if all_text else [v for v in values if type(v) is str]
+    return bool(_GUARD_START.search("\0" + "\0".join(texts)))
 
 
 _GUARD_START = re.compile("\0[" + re.escape("".join(tables.GUARDED_START)) + "]")
@@ -64,13 +69,14 @@ def refer(spec: dict, chart_id: str, rows: list[dict], named: list[str]) -> tupl
     if values is not rows and values != rows:
         raise ValueError(f"chart {chart_id!r}: its spec was not drawn from its rows")
     cols = columns(rows, named)
-    numbers, quoted = _typed(rows, cols)
+    data = rows if isinstance(rows, Columns) else Columns.of_rows(rows, cols)
+    numbers, quoted = _typed(data, cols)
     spec = {**spec, "data": {"name": DATASET, "url": f"{chart_id}.csv",
                              "format": {"type": "csv", "parse": {c: "number" for c in numbers}}}}
     fix = [unguard(c) for c in quoted]
     if fix:
         spec["transform"] = fix + spec.get("transform", [])
-    return spec, tables.to_csv(rows, cols)
+    return spec, tables.to_csv(data, cols, quoted)
 
 
 def inline(spec: dict, csv_text: str) -> dict:

@@ -10,6 +10,7 @@ from functools import lru_cache
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import colours
+from .columns import Columns
 from .specs import GROUP_ORDER
 
 RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "noise", "noise_method",
@@ -36,9 +37,9 @@ def comparison(d: dict, where: str) -> dict:
 
 
 @lru_cache(maxsize=16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
-def _comparison_rows(con, campaign: str, server: str, base_build: str, base_config: str) -> tuple[dict, ...]:
-    return tuple(fetch_dicts(con, query("rqps_selection"), {"campaign": campaign, "server": server,
-                                                            "base_build": base_build, "base_config": base_config}))
+def _comparison_rows(con, campaign: str, server: str, base_build: str, base_config: str) -> Columns:
+    return Columns.of_query(con, query("rqps_selection"), {"campaign": campaign, "server": server,
+                                                           "base_build": base_build, "base_config": base_config})
 
 
 @lru_cache(maxsize=16)  # the server page deciding whether to draw throughput lines, and the lines
@@ -62,38 +63,55 @@ def cost_variants(con, campaign: str, server: str, threads: int, base_build: str
     return [v for *_, v in sorted(found)]
 
 
-def rqps_rows(con, d: dict, where: str) -> tuple[list[dict], list[str]]:
+def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
+    """The rows of a comparison chart (RQPS_COLUMNS), as columns: each microbenchmark's, ordered
+    by group, label and thread count (`order`), then by variant as given (or by version)."""
     c = comparison(d, where)
-    rows = [r for r in _comparison_rows(con, c["campaign"], c["server"], c["base_build"], c["base_config"])
-            if c["threads"] is None or r["threads"] == c["threads"]]
-    variants = d.get("variants") or ordered_variants(rows)
-    found = {r["variant"] for r in rows}
+    every = _comparison_rows(con, c["campaign"], c["server"], c["base_build"], c["base_config"])
+    at = (range(len(every)) if c["threads"] is None
+          else [i for i, t in enumerate(every["threads"]) if t == c["threads"]])
+    variant = every["variant"]
+    variants = d.get("variants") or _by_version(every, at)
+    found = {variant[i] for i in at}
     missing = [v for v in variants if v not in found]
     if missing:
         raise UserError(f"{where}: no rQPS rows for {', '.join(missing)} in campaign "
                         f"{d['campaign']} (check the campaign, server, threads and base)")
-    every_threads = d["threads"] == "all"
-    sigma = noise_by_threads(con, d["campaign"], d["server"])
-    out = []
     place = {v: i for i, v in enumerate(variants)}
-    for r in rows:
-        if r["variant"] in place:
-            name = label(r["microbenchmark"], r["range"])
-            measured = sigma.get(r["threads"])
-            out.append({
-                # With every thread count in one chart, each row is a microbenchmark at N threads.
-                "microbenchmark": f"{name} @ {threads_label(r['threads'])}" if every_threads else name,
-                "group": r["group"], "variant": r["variant"], "rqps": r["rqps"], "qps": r["qps"],
-                "base_qps": r["base_qps"], "origin": r["origin"],
-                "noise": colours.noise_band(measured), "noise_method": "measured" if measured else "stated",
-                "sort": (GROUP_ORDER.index(r["group"]), name, r["threads"]),
-            })
+    at = [i for i in at if variant[i] in place]
+    tests, ranges, groups, threads = every["microbenchmark"], every["range"], every["group"], every["threads"]
+    names = {key: label(*key) for key in {(tests[i], ranges[i]) for i in at}}
+    name = [names[tests[i], ranges[i]] for i in at]
     # Order within a group alphabetically by label (as the seeds' tables do), then by threads.
-    rank = {key: i for i, key in enumerate(sorted({r["sort"] for r in out}))}
-    for r in out:
-        r["order"] = rank[r.pop("sort")]
-    out.sort(key=lambda r: (r["order"], place[r["variant"]]))
-    return out, list(variants)
+    sort = [(GROUP_ORDER.index(groups[i]), n, threads[i]) for i, n in zip(at, name, strict=True)]
+    rank = {key: k for k, key in enumerate(sorted(set(sort)))}
+    order = [rank[key] for key in sort]
+    shown = sorted(range(len(at)), key=lambda j: (order[j], place[variant[at[j]]]))
+    rows = [at[j] for j in shown]
+    sigma = noise_by_threads(con, d["campaign"], d["server"])
+    band = {t: colours.noise_band(sigma.get(t)) for t in {threads[i] for i in rows}}
+    method = {t: "measured" if sigma.get(t) else "stated" for t in band}
+    if d["threads"] == "all":  # with every thread count in one chart, a row is a microbenchmark at N threads
+        tested = [f"{name[j]} @ {threads_label(threads[at[j]])}" for j in shown]
+    else:
+        tested = [name[j] for j in shown]
+    return Columns({
+        "microbenchmark": tested, "group": [groups[i] for i in rows], "variant": [variant[i] for i in rows],
+        **{k: [every[k][i] for i in rows] for k in ("rqps", "qps", "base_qps", "origin")},
+        "noise": [band[threads[i]] for i in rows],
+        "noise_method": [method[threads[i]] for i in rows],
+        "order": [order[j] for j in shown],
+    }), list(variants)
+
+
+def _by_version(every: Columns, at) -> list[str]:
+    """The variants of these rows by version (never by string), then build and config in natural order."""
+    seen: dict[str, tuple] = {}
+    variant, rank, build, config = (every[k] for k in ("variant", "version_rank", "build", "config"))
+    for i in at:
+        if variant[i] not in seen:
+            seen[variant[i]] = (rank[i], natural(build[i]), natural(config[i]))
+    return sorted(seen, key=lambda v: seen[v])
 
 
 def noise_by_threads(con, campaign: str, server: str) -> dict[int, float]:
@@ -126,15 +144,6 @@ def slug(*parts) -> str:
 def natural(text: str) -> list:
     """'itc8' before 'itc16': digit runs compare as numbers."""
     return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text) if p]
-
-
-def ordered_variants(rows: list[dict]) -> list[str]:
-    """Variants by version (never by string), then build and config in natural order."""
-    seen: dict[str, tuple] = {}
-    for r in rows:
-        if r["variant"] not in seen:
-            seen[r["variant"]] = (r["version_rank"], natural(r["build"]), natural(r["config"]))
-    return sorted(seen, key=lambda v: seen[v])
 
 
 def explore_query(con, d: dict, variants: list[str], view: str = "bars", metric: str = "") -> dict:

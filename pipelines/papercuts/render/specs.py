@@ -75,9 +75,10 @@ def ratio_bar_layers(variants: list[str], tooltip: list[dict], x: dict, band_fie
     ]
 
 
-def measured_only(tooltip: list[dict], rows: list[dict]) -> list[dict]:
-    """Published ratios have no QPS behind them: their charts do not offer 'QPS null'."""
-    if any(r.get("qps") is not None for r in rows):
+def measured_only(tooltip: list[dict], rows) -> list[dict]:
+    """Published ratios have no QPS behind them: their charts do not offer 'QPS null' (rows:
+    render/columns.Columns)."""
+    if any(v is not None for v in rows["qps"]):
         return tooltip
     return [t for t in tooltip if t["field"] not in ("qps", "base_qps")]
 
@@ -104,7 +105,7 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
         # Bars grow from the 1.0 line: left is a regression, right an improvement.
         "layer": ratio_bar_layers(variants, tooltip, {
             "field": "rqps", "type": "quantitative", "title": "rQPS (QPS / base QPS)",
-            "scale": {"zero": False, "nice": True}}, "noise" if all("noise" in r for r in rows) else None, "group"),
+            "scale": {"zero": False, "nice": True}}, "noise" if "noise" in rows else None, "group"),
     }
     return spec
 
@@ -123,7 +124,7 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
                              {"field": "qps", "title": "QPS", "format": ",.2f"},
                              {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
                              {"field": "origin"}], rows)
-    color = colours.ratio_color("rqps", "rQPS", "noise" if all("noise" in r for r in rows) else None)
+    color = colours.ratio_color("rqps", "rQPS", "noise" if "noise" in rows else None)
     # The printed value sits on top of the cell, so it carries the same tooltip.
     spec["layer"] = [
         {"mark": {"type": "rect"}, "encoding": {"x": enc_x, "y": enc_y, "color": color, "tooltip": tooltip}},

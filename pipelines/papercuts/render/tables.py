@@ -5,6 +5,7 @@ import csv
 import io
 
 from .colours import NOISE, RATIO_CLASSES, ratio_class  # tables colour ratios the site's one way
+from .columns import Columns
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Text starting with a quote gets one more, so every quoted cell was guarded: a reader of the CSV
@@ -75,21 +76,27 @@ def _cell_class(cls: str, numeric: bool) -> str:
     return f"num {cls}".rstrip() if numeric else cls
 
 
-def pivot_ratios(rows: list[dict], variants: list[str], row_key: str = "microbenchmark") -> dict:
-    """Microbenchmarks down, variants across, rQPS in the cells (as the seeds print them)."""
+def pivot_ratios(rows: Columns, variants: list[str], row_key: str = "microbenchmark") -> dict:
+    """Microbenchmarks down, variants across, rQPS in the cells (as the seeds print them). Only
+    the columns a page shows (shown: the last SHOWN_COLUMNS variants) have their cells filled:
+    the others are written nowhere, and the CSV has every value."""
     order: list[tuple] = []
     cells: dict[tuple, dict] = {}
-    for r in sorted(rows, key=lambda r: r["order"]):
-        key = (r["group"], r[row_key])
+    noise = rows["noise"] if "noise" in rows else [NOISE] * len(rows)
+    for _order, group, name, variant, rqps, band in sorted(
+            zip(rows["order"], rows["group"], rows[row_key], rows["variant"], rows["rqps"], noise, strict=True),
+            key=lambda t: t[0]):
+        key = (group, name)
         if key not in cells:
             order.append(key)
             cells[key] = {}
-        cells[key][r["variant"]] = (r["rqps"], r.get("noise", NOISE))
+        cells[key][variant] = (rqps, band)
+    hidden = variants[:max(0, len(variants) - SHOWN_COLUMNS)]
     out = []
     for key in order:
-        out.append([cell(key[0]), cell(key[1])] + [
+        out.append([cell(key[0]), cell(key[1])] + [cell("") for _ in hidden] + [
             cell(fmt(cells[key][v][0]), ratio_class(*cells[key][v])) if v in cells[key] else cell(fmt(None))
-            for v in variants])
+            for v in variants[len(hidden):]])
     return table([("group", False), ("microbenchmark", False)] + [(v, True) for v in variants], out)
 
 
@@ -116,12 +123,17 @@ def _is_number(text: str) -> bool:
         return False
 
 
-def to_csv(rows: list[dict], columns: list[str]) -> str:
+def to_csv(rows: list[dict] | Columns, columns: list[str], guarded: list[str] | None = None) -> str:
+    """The CSV of these columns of the rows, written column by column: the csv module already
+    writes None as "", a float as its repr and others as str; only a column holding text that
+    could start a formula (`guarded`, when the caller has looked) is passed through safe_csv_value."""
+    data = rows if isinstance(rows, Columns) else Columns.of_rows(rows, columns)
+    if guarded is None:
+        guarded = [c for c in columns if any(type(v) is str and is_guarded(v) for v in data[c])]
+    out = [[safe_csv_value(v) if type(v) is str else v for v in data[c]] if c in guarded else data[c]
+           for c in columns]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
-    # The csv module already writes None as "", a float as its repr and others as str; only text
-    # that could start a formula needs safe_csv_value (one type test per cell, not a call).
-    w.writerows([v if type(v) is not str or not v.startswith(GUARDED_START) else safe_csv_value(v)
-                 for v in map(r.get, columns)] for r in rows)
+    w.writerows(zip(*out, strict=True))
     return buf.getvalue()
