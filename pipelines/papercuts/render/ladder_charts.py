@@ -1,6 +1,8 @@
 """The ladder chart: group medians and the shared drift along a version ladder, changes marked."""
 from __future__ import annotations
 
+from collections import Counter
+
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import tables
@@ -24,18 +26,19 @@ def ladder(con, d, where):
     variants = [r["variant"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
     # The axis reads as versions; a version with two builds or configs keeps the variant's name.
     versions = [r["version"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
-    shown = {v: (ver if versions.count(ver) == 1 else f"{ver} ({v})")
-             for v, ver in zip(variants, versions, strict=True)}
+    builds_of = Counter(versions)
+    shown = {v: (ver if builds_of[ver] == 1 else f"{ver} ({v})") for v, ver in zip(variants, versions, strict=True)}
+    at: dict[tuple, dict] = {}  # (series, variant) -> its row: a table cell is a lookup, not a scan
     for r in rows:
         r["build"] = shown[r["variant"]]
+        at.setdefault((r["series"], r["variant"]), r)
     series = sorted({r["series"] for r in rows})
     table = tables.table([("build", False), *((s, True) for s in series)],
-                         [[tables.cell(v), *(tables.cell(_cell(rows, s, v)) for s in series)] for v in variants])
+                         [[tables.cell(v), *(tables.cell(_cell(at.get((s, v)))) for s in series)] for v in variants])
     return Drawn(rows, ladder_spec(d["title"], rows, [shown[v] for v in variants]), table, COLUMNS)
 
 
-def _cell(rows: list[dict], series: str, variant: str) -> str:
-    r = next((r for r in rows if r["series"] == series and r["variant"] == variant), None)
+def _cell(r: dict | None) -> str:
     if r is None:
         return ""
     mark = f" (step {r['change']:+.0%})" if r["change"] is not None else ""
