@@ -51,7 +51,8 @@ def op_costs(con, d: dict, where: str):
         raise UserError(f"{where}: no per-operation costs for this comparison in campaign {d['campaign']}")
     measures = ["rQPS"] + [_measure(m) for m in wanted if m in present]
     metric_order = ["rqps"] + wanted
-    rows.sort(key=lambda r: (metric_order.index(r["metric"]), r["order"], variants.index(r["variant"])))
+    place = {v: i for i, v in enumerate(variants)}
+    rows.sort(key=lambda r: (metric_order.index(r["metric"]), r["order"], place[r["variant"]]))
     spec = cost_specs.costs_beside_rqps(d["title"], rows, variants, measures)
     first_cost = next(m for m in wanted if m in present)
     return Drawn(rows, spec, _table(rows, variants, measures), COLUMNS,
@@ -61,8 +62,9 @@ def op_costs(con, d: dict, where: str):
 def _table(rows: list[dict], variants: list[str], measures: list[str]) -> dict:
     """Microbenchmark and variant down, one column per measure: relative (absolute value)."""
     cells: dict[tuple, dict] = {}
+    place = {v: i for i, v in enumerate(variants)}
     for r in rows:
-        cells.setdefault((r["order"], r["microbenchmark"], variants.index(r["variant"]), r["variant"]), {})[
+        cells.setdefault((r["order"], r["microbenchmark"], place[r["variant"]], r["variant"]), {})[
             r["measure"]] = r
     body = []
     for key in sorted(cells):

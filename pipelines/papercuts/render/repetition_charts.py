@@ -32,8 +32,8 @@ def repetitions(con, d: dict, where: str):
         rows.append({"microbenchmark": label(r["microbenchmark"], r["range"]), "threads": r["threads"],
                      "variant": r["variant"], "repetition": r["repetition"], "qps": r["qps"],
                      "spread": round(max(qps) / min(qps), 6), "file": r["file"], "line": r["line"]})
-    rows.sort(key=lambda r: (r["microbenchmark"], r["threads"], variants.index(r["variant"]),
-                             r["repetition"] or 0))
+    place = {v: i for i, v in enumerate(variants)}
+    rows.sort(key=lambda r: (r["microbenchmark"], r["threads"], place[r["variant"]], r["repetition"] or 0))
     body = [[tables.cell(r["microbenchmark"]), tables.cell(str(r["threads"])), tables.cell(r["variant"]),
              tables.cell(str(r["repetition"] or "")), tables.cell(tables.fmt(r["qps"])),
              tables.cell(tables.fmt(r["spread"]))] for r in rows]
