@@ -26,7 +26,13 @@ class Columns:
 
     @classmethod
     def of_query(cls, con: duckdb.DuckDBPyConnection, sql: str, params: dict) -> Columns:
-        table = con.sql(sql, params=params).to_arrow_table()
+        # On a cursor, its own connection to the database: a result another query left unread
+        # on `con` (fetchone) would refuse a relation's query there.
+        cur = con.cursor()
+        try:
+            table = cur.sql(sql, params=params).to_arrow_table()
+        finally:
+            cur.close()
         return cls({name: table.column(name).to_pylist() for name in table.column_names})
 
     @property

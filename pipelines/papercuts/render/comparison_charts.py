@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import specs, tables
+from .columns import Columns
 from .registry import Drawn, chart_kind
 from .selection import RQPS_COLUMNS, comparison, explore_query, label, rqps_rows, throughput_rows
 from .specs import GROUP_ORDER
@@ -70,7 +71,7 @@ def published_summary(con, d, where):
                   "base_config", "threads", "origin"])
 
 
-def _throughput(con, d, where) -> list[dict]:
+def _throughput(con, d, where) -> Columns:
     rows = throughput_rows(con, d["campaign"], d["server"])
     if not rows:
         raise UserError(f"{where}: no results for {d['server']} in campaign {d['campaign']}")
@@ -82,13 +83,15 @@ def _throughput(con, d, where) -> list[dict]:
 def throughput_lines(con, d, where):
     variants = list(d["variants"])
     wanted = set(variants)
-    raw = [r for r in _throughput(con, d, where) if r["variant"] in wanted]
-    found = {r["variant"] for r in raw}
+    every = _throughput(con, d, where)
+    variant, tests, ranges, threads, qps = (every[k] for k in ("variant", "microbenchmark", "range", "threads", "qps"))
+    at = [i for i, v in enumerate(variant) if v in wanted]  # a server page draws the newest 16 of them all
+    found = {variant[i] for i in at}
     missing = [v for v in variants if v not in found]
     if missing:
         raise UserError(f"{where}: no results for {', '.join(missing)} in campaign {d['campaign']}")
-    rows = [{"variant": r["variant"], "microbenchmark": label(r["microbenchmark"], r["range"]),
-             "threads": r["threads"], "qps": r["qps"]} for r in raw]
+    rows = [{"variant": variant[i], "microbenchmark": label(tests[i], ranges[i]), "threads": threads[i],
+             "qps": qps[i]} for i in at]
     place = {v: i for i, v in enumerate(variants)}
     rows.sort(key=lambda r: (place[r["variant"]], r["microbenchmark"], r["threads"]))
     microbenchmarks = sorted({r["microbenchmark"] for r in rows})
@@ -98,7 +101,7 @@ def throughput_lines(con, d, where):
             for m in microbenchmarks for t in threads if any((m, t, v) in grid for v in variants)]
     table = tables.table([("microbenchmark", False), ("threads", True)] + [(v, True) for v in variants], body,
                          labels=2)
-    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, raw[0]["unit"], microbenchmarks), table,
+    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, every["unit"][at[0]], microbenchmarks), table,
                  ["variant", "microbenchmark", "threads", "qps"])
 
 
@@ -135,7 +138,7 @@ def throughput_vs_setting(con, d, where):
     body = [[tables.cell(r["setting_value"]), tables.cell(r["config"]), tables.cell(tables.fmt(r["qps"]))]
             for r in rows]
     table = tables.table([(setting, True), ("config", False), ("throughput", True)], body)
-    unit = _throughput(con, d, where)[0]["unit"]
+    unit = _throughput(con, d, where)["unit"][0]
     return Drawn(rows, specs.throughput_by_setting(d["title"], rows, setting, unit), table,
                  ["setting_value", "config", "build", "microbenchmark", "threads", "qps", "setting_order"])
 

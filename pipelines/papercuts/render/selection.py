@@ -43,9 +43,9 @@ def _comparison_rows(con, campaign: str, server: str, base_build: str, base_conf
 
 
 @lru_cache(maxsize=16)  # the server page deciding whether to draw throughput lines, and the lines
-def throughput_rows(con, campaign: str, server: str) -> tuple[dict, ...]:
+def throughput_rows(con, campaign: str, server: str) -> Columns:
     """Measured QPS of a campaign on a server, repetitions averaged, by version."""
-    return tuple(fetch_dicts(con, query("throughput"), {"campaign": campaign, "server": server}))
+    return Columns.of_query(con, query("throughput"), {"campaign": campaign, "server": server})
 
 
 @lru_cache(maxsize=16)  # the cost charts of a comparison, and the server page deciding whether to draw one

@@ -79,13 +79,13 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
     measured = fetch_dicts(con, query("server_measured_campaigns"), {"s": server})
     for m in measured:
         rows = throughput_rows(con, m["campaign"], server)
-        variants = list(dict.fromkeys(r["variant"] for r in rows))  # by version
-        if len({r["threads"] for r in rows}) > 1:
+        variants = list(dict.fromkeys(rows["variant"]))  # by version
+        if len(set(rows["threads"])) > 1:
             # The newest variants, as many as its table shows: a hundred lines in one chart (x100)
             # are read by no one, and were 55 of the 334 MB the x100 site wrote.
             drawn = variants[-tables.SHOWN_COLUMNS:]
             caption = ("A line per variant for one microbenchmark; the menu under the chart picks which."
-                       if len({(r["microbenchmark"], r["range"]) for r in rows}) > 1 else "")
+                       if len(set(zip(rows["microbenchmark"], rows["range"], strict=True))) > 1 else "")
             if len(drawn) < len(variants):
                 caption += (f" It draws the newest {len(drawn)} of the campaign's {len(variants)} variants; "
                             "the campaign's page has the results of them all.")
