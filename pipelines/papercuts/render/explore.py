@@ -22,6 +22,7 @@ from ..db import query
 from ..paths import campaign_url, server_url
 from . import colours
 from .charts import variant_colours
+from .columns import Columns
 from .frontmatter import page, write_json
 from .selection import label, natural
 from .specs import GROUP_ORDER
@@ -67,11 +68,9 @@ def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str) -> in
     return 0
 
 
-def _columns(cur: duckdb.DuckDBPyConnection) -> dict[str, list]:
-    """A query's result as {column: list}: one list per column, never a dict per row."""
-    names = [d[0] for d in cur.description]
-    cols = list(zip(*cur.fetchall(), strict=True)) or [() for _ in names]
-    return {n: list(c) for n, c in zip(names, cols, strict=True)}
+def _columns(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> dict[str, list]:
+    """A query's result as {column: list}, read as Arrow columns: never a tuple or dict per row."""
+    return Columns.of_query(con, query(name), params).data
 
 
 def _index(values: list, order: dict) -> list[int]:
@@ -81,13 +80,13 @@ def _index(values: list, order: dict) -> list[int]:
 def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict]:
     """The explorer's data for one server, and its per-op costs (a second, optional file)."""
     p = {"server": server}
-    campaigns = _columns(con.execute(query("explore_campaigns"), p))
-    variants = _columns(con.execute(query("explore_variants"), p))
-    qps = _columns(con.execute(query("explore_qps"), p))
-    published = _columns(con.execute(query("explore_published"), p))
-    costs = _columns(con.execute(query("explore_costs"), p))
-    changes = _columns(con.execute(query("explore_changes"), p))
-    noise = _columns(con.execute(query("ladder_noise"), p))
+    campaigns = _columns(con, "explore_campaigns", p)
+    variants = _columns(con, "explore_variants", p)
+    qps = _columns(con, "explore_qps", p)
+    published = _columns(con, "explore_published", p)
+    costs = _columns(con, "explore_costs", p)
+    changes = _columns(con, "explore_changes", p)
+    noise = _columns(con, "ladder_noise", p)
     catalog = {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
 
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
