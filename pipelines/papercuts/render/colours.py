@@ -54,16 +54,27 @@ def within_noise(value: float | None, band: float = NOISE) -> bool:
     return value is not None and value > 0 and abs(math.log(value)) < math.log1p(band)
 
 
-def within_noise_test(field: str, band_field: str | None = None) -> str:
-    # Our own expression on numeric fields (never contributed text): Vega's interpreter, no eval.
-    # The band is each row's own (rQPS rows carry `noise`) or the stated NOISE.
-    band = f"datum['{band_field}']" if band_field else str(NOISE)
-    return f"datum['{field}'] > 0 && abs(log(datum['{field}'])) < log(1 + {band})"
+def band_of(rows) -> float | str | None:
+    """The noise band of a chart's rows (render/columns.Columns): one number when every row has
+    the same (a chart of one thread count: written once, in the spec), else the field `noise`
+    that each row carries, or None when they carry none (the stated NOISE)."""
+    if "noise" not in rows:
+        return None
+    bands = set(rows["noise"])
+    return bands.pop() if len(bands) == 1 and None not in bands else "noise"
 
 
-def ratio_color(field: str, title: str, band_field: str | None = None) -> dict:
+def within_noise_test(field: str, band: float | str | None = None) -> str:
+    # Our own expression on numeric fields and numbers (never contributed text): Vega's
+    # interpreter, no eval. The band is a number (repr: the browser reads the same double), each
+    # row's own (a field name), or the stated NOISE.
+    limit = f"datum['{band}']" if isinstance(band, str) else repr(float(band if band is not None else NOISE))
+    return f"datum['{field}'] > 0 && abs(log(datum['{field}'])) < log(1 + {limit})"
+
+
+def ratio_color(field: str, title: str, band: float | str | None = None) -> dict:
     """A Vega-Lite color channel for a ratio field, with the muted condition for noise."""
-    return {"condition": {"test": within_noise_test(field, band_field), "value": MUTED},
+    return {"condition": {"test": within_noise_test(field, band), "value": MUTED},
             "field": field, "type": "quantitative", "title": title,
             "scale": {"type": "log", "scheme": SCHEME, "domain": list(DOMAIN), "domainMid": 1, "clamp": True},
             "legend": {"values": [0.5, 0.71, 1, 1.41, 2], "format": ".2~f"}}

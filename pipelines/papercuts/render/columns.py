@@ -52,6 +52,9 @@ class Columns:
         names = self.names
         return (dict(zip(names, values, strict=True)) for values in zip(*self.data.values(), strict=True))
 
+    def without(self, *names: str) -> Columns:
+        return Columns({n: v for n, v in self.data.items() if n not in names})
+
     def take(self, at: list[int]) -> Columns:
         """These rows, in this order."""
         return Columns({n: [v[i] for i in at] for n, v in self.data.items()})

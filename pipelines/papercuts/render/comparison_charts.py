@@ -14,16 +14,22 @@ from .specs import GROUP_ORDER
             doc="rQPS per microbenchmark as bars grouped point/range/write, one bar per variant, with the 1.0 line.")
 def rqps_bars(con, d, where) -> tuple[list[dict], dict, dict, list[str]]:
     rows, variants = rqps_rows(con, d, where)
-    return Drawn(rows, specs.rqps_bars(d["title"], rows, variants), tables.pivot_ratios(rows, variants), RQPS_COLUMNS,
-                 explore_query(con, d, variants))
+    return _drawn(specs.rqps_bars(d["title"], rows, variants), tables.pivot_ratios(rows, variants),
+                  explore_query(con, d, variants))
 
 
 @chart_kind("rqps-heatmap", "campaign", "server", "threads", "base",
             doc="rQPS as a heatmap, microbenchmark × variant.")
 def rqps_heatmap(con, d, where):
     rows, variants = rqps_rows(con, d, where)
-    return Drawn(rows, specs.rqps_heatmap(d["title"], rows, variants), tables.pivot_ratios(rows, variants),
-                 RQPS_COLUMNS, explore_query(con, d, variants, view="heatmap"))
+    return _drawn(specs.rqps_heatmap(d["title"], rows, variants), tables.pivot_ratios(rows, variants),
+                  explore_query(con, d, variants, view="heatmap"))
+
+
+def _drawn(spec: dict, table: dict, explore: dict) -> Drawn:
+    """An rQPS chart: its CSV holds the columns its spec was drawn from (specs.drawn_rows)."""
+    rows = spec["data"]["values"]
+    return Drawn(rows, spec, table, [c for c in RQPS_COLUMNS if c in rows], explore)
 
 
 @chart_kind("rqps-summary", "campaign", "server", "threads", "base", "variants",
