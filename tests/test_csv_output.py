@@ -27,14 +27,16 @@ def test_a_chart_held_as_columns_writes_the_csv_its_rows_would():
 
     rows = [{"microbenchmark": "=cmd", "variant": "b1.c", "rqps": 0.9962524334106043, "qps": None, "order": 0},
             {"microbenchmark": "point-query_range=100", "variant": "-5", "rqps": 1.0, "qps": 83144.62, "order": 1},
-            {"microbenchmark": "'quoted", "variant": "b2.c", "rqps": 2.5e-05, "qps": 1e16, "order": 2}]
+            {"microbenchmark": "'quoted", "variant": "b2.c", "rqps": 2.5e-05, "qps": 1e16, "order": 2},
+            {"microbenchmark": None, "variant": "b3.c", "rqps": None, "qps": 1.5, "order": 3}]
     names = ["microbenchmark", "variant", "rqps", "qps", "order"]
     cols = Columns.of_rows(rows, names)
-    assert list(cols) == rows and len(cols) == 3 and cols.take([2, 0])["order"] == [2, 0]
+    assert list(cols) == rows and len(cols) == 4 and cols.take([2, 0])["order"] == [2, 0]
     assert to_csv(cols, names) == to_csv(rows, names)
     as_dicts = datafile.refer({"data": {"values": rows}}, "c", rows, names)
     as_columns = datafile.refer({"data": {"values": cols}}, "c", cols, names)
     assert as_columns == as_dicts
     assert as_columns[1].splitlines()[1:] == ["'=cmd,b1.c,0.9962524334106043,,0",
                                               "point-query_range=100,-5,1.0,83144.62,1",
-                                              "''quoted,b2.c,2.5e-05,1e+16,2"]
+                                              "''quoted,b2.c,2.5e-05,1e+16,2",
+                                              ",b3.c,,1.5,3"]

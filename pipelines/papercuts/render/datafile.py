@@ -34,12 +34,13 @@ def _typed(data: Columns, cols: list[str]) -> tuple[list[str], list[str]]:
     numbers, quoted = [], []
     for c in cols:
         values = data[c]
-        kinds = set(map(type, values)) - {type(None)}
+        types = set(map(type, values))
+        kinds = types - {type(None)}
         if bool in kinds:
             raise ValueError(f"column {c!r} holds booleans, which a CSV cannot give back exactly")
         if kinds <= {int, float}:
             numbers.append(c)
-        elif str in kinds and _may_guard(values, kinds == {str}) and any(
+        elif str in kinds and _may_guard(values, types == {str}) and any(
                 type(v) is str and tables.is_guarded(v) for v in values):
             quoted.append(c)
     return numbers, quoted
