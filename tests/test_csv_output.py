@@ -31,7 +31,7 @@ def test_a_chart_held_as_columns_writes_the_csv_its_rows_would():
             {"microbenchmark": None, "variant": "b3.c", "rqps": None, "qps": 1.5, "order": 3}]
     names = ["microbenchmark", "variant", "rqps", "qps", "order"]
     cols = Columns.of_rows(rows, names)
-    assert list(cols) == rows and len(cols) == 4 and cols.take([2, 0])["order"] == [2, 0]
+    assert list(cols) == rows and len(cols) == 4
     assert to_csv(cols, names) == to_csv(rows, names)
     as_dicts = datafile.refer({"data": {"values": rows}}, "c", rows, names)
     as_columns = datafile.refer({"data": {"values": cols}}, "c", cols, names)

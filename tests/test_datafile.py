@@ -53,7 +53,7 @@ def test_the_csv_is_the_rows_for_a_spreadsheet_reader_too():
 
 def test_a_spec_not_drawn_from_the_rows_and_booleans_are_refused():
     with pytest.raises(ValueError, match="not drawn from its rows"):
-        datafile.refer(_spec(), "c1", CHART.take([0, 1]), COLUMNS)
+        datafile.refer(_spec(), "c1", Columns.of_rows(ROWS[:2], [*COLUMNS, "order"]), COLUMNS)
     rows = [{"x": True}]
     with pytest.raises(ValueError, match="booleans"):
         datafile.refer({"data": {"values": rows}}, "c1", rows, ["x"])

@@ -54,7 +54,3 @@ class Columns:
 
     def without(self, *names: str) -> Columns:
         return Columns({n: v for n, v in self.data.items() if n not in names})
-
-    def take(self, at: list[int]) -> Columns:
-        """These rows, in this order."""
-        return Columns({n: [v[i] for i in at] for n, v in self.data.items()})

@@ -12,7 +12,7 @@ from .specs import GROUP_ORDER
 
 @chart_kind("rqps-bars", "campaign", "server", "threads", "base", "variants",
             doc="rQPS per microbenchmark as bars grouped point/range/write, one bar per variant, with the 1.0 line.")
-def rqps_bars(con, d, where) -> tuple[list[dict], dict, dict, list[str]]:
+def rqps_bars(con, d, where) -> Drawn:
     rows, variants = rqps_rows(con, d, where)
     return _drawn(specs.rqps_bars(d["title"], rows, variants), tables.pivot_ratios(rows, variants),
                   explore_query(con, d, variants))

@@ -10,7 +10,6 @@ with a quote (tables.py) loses that quote again in a calculate transform of the 
 from __future__ import annotations
 
 import json
-import re
 
 from . import tables
 from .columns import Columns
@@ -27,33 +26,17 @@ def columns(rows: list[dict] | Columns, named: list[str]) -> list[str]:
     return [*named, *extra]
 
 
-def _typed(data: Columns, cols: list[str]) -> tuple[list[str], list[str]]:
-    """(the columns whose values are all numbers or null, the text columns in which the formula
-    guard quotes some value), in one pass over each column. Booleans are refused: a CSV would
-    say True, which no reader gives back as a boolean."""
-    numbers, quoted = [], []
+def _numbers(data: Columns, cols: list[str]) -> list[str]:
+    """The columns whose values are all numbers or null. Booleans are refused: a CSV would say
+    True, which no reader gives back as a boolean."""
+    numbers = []
     for c in cols:
-        values = data[c]
-        types = set(map(type, values))
-        kinds = types - {type(None)}
+        kinds = set(map(type, data[c])) - {type(None)}
         if bool in kinds:
             raise ValueError(f"column {c!r} holds booleans, which a CSV cannot give back exactly")
         if kinds <= {int, float}:
             numbers.append(c)
-        elif str in kinds and _may_guard(values, types == {str}) and any(
-                type(v) is str and tables.is_guarded(v) for v in values):
-            quoted.append(c)
-    return numbers, quoted
-
-
-def _may_guard(values: list, all_text: bool = False) -> bool:
-    """Whether any text starts with a character the guard quotes (one regex over the joined
-    column, not a test per value: most columns have none)."""
-    texts = values if all_text else [v for v in values if type(v) is str]
-    return bool(_GUARD_START.search("\0" + "\0".join(texts)))
-
-
-_GUARD_START = re.compile("\0[" + re.escape("".join(tables.GUARDED_START)) + "]")
+    return numbers
 
 
 def unguard(field: str) -> dict:
@@ -63,7 +46,7 @@ def unguard(field: str) -> dict:
             "as": field}
 
 
-def refer(spec: dict, chart_id: str, rows: list[dict], named: list[str]) -> tuple[dict, str]:
+def refer(spec: dict, chart_id: str, rows: list[dict] | Columns, named: list[str]) -> tuple[dict, str]:
     """(the spec reading its rows from `<chart_id>.csv`, that CSV's text). The spec must have been
     drawn from exactly these rows."""
     values = (spec.get("data") or {}).get("values")
@@ -71,7 +54,7 @@ def refer(spec: dict, chart_id: str, rows: list[dict], named: list[str]) -> tupl
         raise ValueError(f"chart {chart_id!r}: its spec was not drawn from its rows")
     cols = columns(rows, named)
     data = rows if isinstance(rows, Columns) else Columns.of_rows(rows, cols)
-    numbers, quoted = _typed(data, cols)
+    numbers, quoted = _numbers(data, cols), tables.guarded_columns(data, cols)
     spec = {**spec, "data": {"name": DATASET, "url": f"{chart_id}.csv",
                              "format": {"type": "csv", "parse": {c: "number" for c in numbers}}}}
     fix = [unguard(c) for c in quoted]

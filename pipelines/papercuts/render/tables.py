@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from .colours import NOISE, RATIO_CLASSES, ratio_class  # tables colour ratios the site's one way
 from .columns import Columns
@@ -106,6 +107,20 @@ def is_guarded(text: str) -> bool:
     return text.startswith(GUARDED_START) and not _is_number(text)
 
 
+def guarded_columns(data: Columns, names: list[str]) -> list[str]:
+    """The text columns in which the guard quotes some value: one regex over each column's joined
+    text first (most columns have no text that could start a formula), then a test per value."""
+    out = []
+    for name in names:
+        texts = [v for v in data[name] if type(v) is str]
+        if texts and _GUARD_START.search("\0" + "\0".join(texts)) and any(map(is_guarded, texts)):
+            out.append(name)
+    return out
+
+
+_GUARD_START = re.compile("\0[" + re.escape("".join(GUARDED_START)) + "]")
+
+
 def safe_csv_value(value) -> str:
     if value is None:
         return ""
@@ -129,7 +144,7 @@ def to_csv(rows: list[dict] | Columns, columns: list[str], guarded: list[str] | 
     could start a formula (`guarded`, when the caller has looked) is passed through safe_csv_value."""
     data = rows if isinstance(rows, Columns) else Columns.of_rows(rows, columns)
     if guarded is None:
-        guarded = [c for c in columns if any(type(v) is str and is_guarded(v) for v in data[c])]
+        guarded = guarded_columns(data, columns)
     out = [[safe_csv_value(v) if type(v) is str else v for v in data[c]] if c in guarded else data[c]
            for c in columns]
     buf = io.StringIO()
