@@ -58,11 +58,14 @@ def csv_rows(server, page, chart) -> list[dict]:
 
 def menu_rows(spec: dict, rows: list[dict]) -> list[dict]:
     """The rows a chart draws first: all, or those its menus pick (a field filter on a bound param,
-    as throughput against threads has: specs.throughput_lines)."""
+    as throughput against threads has: specs.throughput_lines), of its own column of a shared file."""
     picked = {p["name"]: p["value"] for p in spec.get("params", []) if isinstance(p.get("bind"), dict)}
     for t in spec.get("transform", []):
         f = t["filter"]
-        rows = [r for r in rows if r[f["field"]] == picked[f["equal"]["expr"]]]
+        if f.get("valid"):  # a chart's own rows of a file charts share: its column filled
+            rows = [r for r in rows if r[f["field"]] != ""]
+        else:
+            rows = [r for r in rows if r[f["field"]] == picked[f["equal"]["expr"]]]
     return rows
 
 

@@ -58,11 +58,16 @@ def test_heatmap_colours_are_fixed_muted_within_noise_and_readable(page, server,
     # Muted exactly where the CSV's value lies within the chart's noise band, and that band is the
     # one the campaign's ladders measured: 2·√2·σ (σ: their median per-point noise in log units).
     # A chart of one thread count has one band: its spec says it, not each of its CSV's rows.
+    # The CSV is the comparison's, every thread count's: the chart's rows are those it filters on.
     href = heatmap.locator("p.downloads a[download]:not([class])").get_attribute("href")
-    rows = list(csv.DictReader(io.StringIO(page.request.get(server + href).text())))
     spec = page.request.get(server + heatmap.locator(".vega-chart").get_attribute("data-spec-url")).json()
+    (mine,) = [t["filter"] for t in spec["transform"] if "filter" in t]
+    assert mine == {"field": "rqps_t24", "valid": True}
+    rows = [{**r, "rqps": r["rqps_t24"]}
+            for r in csv.DictReader(io.StringIO(page.request.get(server + href).text())) if r["rqps_t24"]]
     test = spec["layer"][0]["encoding"]["color"]["condition"]["test"]
-    band = float(re.fullmatch(r"datum\['rqps'\] > 0 && abs\(log\(datum\['rqps'\]\)\) < log\(1 \+ (\S+)\)", test)[1])
+    band = float(re.fullmatch(r"datum\['rqps_t24'\] > 0 && abs\(log\(datum\['rqps_t24'\]\)\) < log\(1 \+ (\S+)\)",
+                              test)[1])
     sigma = duckdb.connect(str(site.db), read_only=True).execute(
         "SELECT median(noise) FROM ladders WHERE campaign = '2024-10-23-busy-wait-dell32' AND threads = 24"
     ).fetchone()[0]

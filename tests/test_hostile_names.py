@@ -104,7 +104,7 @@ def test_a_title_in_a_heading_stays_text(hostile_site):
 def test_csv_keeps_names_as_text(hostile_site):
     paths, _ = hostile_site
     # the server page shows the heatmap that its campaign's page writes
-    (csv_file,) = (paths.public / "campaigns" / "2026-11-22-hostile").glob("heatmap-*.csv")
+    (csv_file,) = (paths.public / "campaigns" / "2026-11-22-hostile").glob("rqps-*.csv")  # its comparison's
     names = {row["microbenchmark"] for row in csv.DictReader(io.StringIO(csv_file.read_text()))}
     assert names == set(HOSTILE)
 

@@ -27,12 +27,13 @@ def test_a_comparison_chart_is_written_once_and_its_server_page_shows_the_campai
     campaign = "/campaigns/2024-10-23-busy-wait-dell32/"
     server = (site.public / "servers" / "dell32" / "index.html").read_text()
     figure = re.search(rf'<figure class="chart" id="chart-{heatmap}".*?</figure>', server, re.S)[0]
+    data = "rqps-2024-10-23-busy-wait-dell32-my8028-rel-o2nofp-z11a-c32r128.csv"  # the comparison's, every thread count
     assert f'data-spec-url="{campaign}{heatmap}.vl.json"' in figure
-    assert f'href="{campaign}{heatmap}.csv" download' in figure and "<td" in figure  # its table, from the file
+    assert f'href="{campaign}{data}" download' in figure and "<td" in figure  # its table, from the file
     embed = (site.public / "embed" / "servers" / "dell32" / heatmap / "index.html").read_text()
-    assert f'data-spec-url="{campaign}{heatmap}.vl.json"' in embed and f'href="{campaign}{heatmap}.csv"' in embed
+    assert f'data-spec-url="{campaign}{heatmap}.vl.json"' in embed and f'href="{campaign}{data}"' in embed
     assert 'href="/servers/dell32/#chart-' + heatmap in embed  # back to the page it was embedded from
-    written = [p.name for p in site.generated.glob("servers/*/*") if p.name.startswith(("heatmap-", "costs-"))]
+    written = [p.name for p in site.generated.glob("servers/*/*") if p.name.startswith(("heatmap-", "costs-", "rqps-"))]
     assert written == []  # no server page writes a comparison's files again
     shown = sum(len(re.findall(r'data-spec-url="/campaigns/', p.read_text()))
                 for p in (site.public / "servers").glob("*/index.html"))

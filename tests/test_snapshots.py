@@ -64,7 +64,7 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
 
     shown_from = paths.public / "campaigns" / "2026-01-02-test"  # the server page shows the campaign's chart
     spec = json.loads((shown_from / f"{CHART}.vl.json").read_bytes())
-    data = (shown_from / f"{CHART}.csv").read_bytes()
+    data = (shown_from / spec["data"]["url"]).read_bytes()  # the comparison's CSV, every thread count
     # pinned today: the same numbers as the live chart, read from the pin's own copy of the CSV
     assert pinned["chart.csv"] == data
     assert json.loads(pinned["chart.vl.json"]) == {**spec, "data": {**spec["data"], "url": "chart.csv"}}
@@ -80,7 +80,7 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     assert files(paths.public / PINNED) == pinned
     after = files(paths.public / LIVE)["index.html"].decode()
     assert after != live["index.html"].decode() and "Data as of 2026-01-09" in after
-    assert (shown_from / f"{CHART}.csv").read_bytes() != data  # the live chart moved
+    assert (shown_from / spec["data"]["url"]).read_bytes() != data  # the live chart moved
 
 
 def test_a_pin_before_any_data_is_refused_at_its_line(repo, tmp_path):

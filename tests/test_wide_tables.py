@@ -46,8 +46,9 @@ def test_a_heatmap_of_49_variants_shows_the_newest_16_and_links_its_csv(wide):
     assert len(figures) == 5  # one heatmap per thread count
     for chart in figures:
         figure = html.split(f'id="chart-{chart}"', 1)[1].split("</figure>", 1)[0]
-        data = list(csv.DictReader(io.StringIO((wide.public / "campaigns" / CAMPAIGN / f"{chart}.csv").read_text())))
         spec = json.loads((wide.public / "campaigns" / CAMPAIGN / f"{chart}.vl.json").read_text())
+        url = spec["data"]["url"]  # the comparison's CSV, every thread count
+        data = list(csv.DictReader(io.StringIO((wide.public / "campaigns" / CAMPAIGN / url).read_text())))
         ladder = spec["layer"][0]["encoding"]["x"]["sort"]  # the variants, oldest to newest
         assert len(ladder) == 49 and {r["variant"] for r in data} == set(ladder)  # the CSV has them all
         header = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', figure)
@@ -55,7 +56,7 @@ def test_a_heatmap_of_49_variants_shows_the_newest_16_and_links_its_csv(wide):
         assert all(row.count("<td") == 18 for row in re.findall(r"<tr>(.*?)</tr>", figure, re.S)[1:])
         cut = re.search(r'<p class="table-cut">(.*?)</p>', figure, re.S)[1]
         assert cut.startswith("The last 16 of 49 value columns; ")
-        assert f'href="/campaigns/{CAMPAIGN}/{chart}.csv" download' in cut
+        assert f'href="/campaigns/{CAMPAIGN}/{url}" download' in cut
 
 
 def test_throughput_against_threads_draws_the_newest_16_of_50_variants(wide):

@@ -23,10 +23,16 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
                 "charts": [{**d, "embed": embed_url(url, d["id"]), **({} if d.get("from") else _images(url, d["id"]))}
                            for d in meta["charts"]]}
     (folder / "index.md").write_text(page(meta, body))
+    written: dict[str, str] = {}
     for c in charts:
         write_json(folder / f"{c.id}.vl.json", c.spec)
         write_json(folder / f"{c.id}.table.json", shown(c.table))
-        (folder / f"{c.id}.csv").write_text(c.csv)
+        name = f"{c.data or c.id}.csv"  # a file charts share is written once
+        if name not in written:
+            written[name] = c.csv
+            (folder / name).write_text(c.csv)
+        elif written[name] != c.csv:
+            raise ValueError(f"{url}: two charts write {name} with different rows")
     for d in meta.get("charts") or []:
         embed = root / d["embed"].strip("/")
         embed.mkdir(parents=True)

@@ -10,7 +10,7 @@ import duckdb
 from ..db import fetch_dicts, query
 from ..paths import VERBATIM, Paths, campaign_url, investigation_url, server_url
 from .bundle import write_bundle
-from .charts import make_chart
+from .charts import make_charts
 from .frontmatter import page
 from .ladder_links import ladder_links
 from .servers import comparison_sections
@@ -86,7 +86,7 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         meta["tree_check"] = {"checked": int(checked), "agreed": int(agreed)}
     # The campaign's own comparisons against its base: every contributed campaign gets its chart.
     sections = [sec for server in servers for sec in comparison_sections(con, server, c["id"])]
-    charts = [make_chart(con, d, f"campaign page {c['id']}") for _, defs in sections for d in defs]
+    charts = make_charts(con, [d for _, defs in sections for d in defs], f"campaign page {c['id']}")
     meta["charts"] = [chart.front_matter() for chart in charts]
     meta["sections"] = [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]
     write_bundle(folder, meta, "", charts, out_root)

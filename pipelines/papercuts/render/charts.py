@@ -20,7 +20,7 @@ from . import (
     profile_charts,
     repetition_charts,
 )
-from .registry import KINDS
+from .registry import KINDS, Drawn, Kind
 
 # The modules whose @chart_kind functions fill the registry when imported.
 KIND_MODULES = (comparison_charts, calibration_charts, cost_charts, profile_charts, repetition_charts,
@@ -36,18 +36,45 @@ class Chart:
     spec: dict
     table: dict
     csv: str
-    rows: int
+    rows: int  # the CSV's
     explore: str = ""
     source: dict | None = None  # the chart's campaign's source, which its embed page cites
+    data: str = ""  # the CSV's name without .csv, when not the chart's id (a file charts share)
 
     def front_matter(self) -> dict:
         return {"id": self.id, "kind": self.kind, "title": self.title, "caption": self.caption,
                 "spec": f"{self.id}.vl.json", "table": f"{self.id}.table.json",
-                "csv": f"{self.id}.csv", "rows": self.rows, "explore": self.explore,
+                "csv": f"{self.data or self.id}.csv", "rows": self.rows, "explore": self.explore,
                 **({"source": self.source} if self.source else {})}
 
 
-def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
+def make_charts(con: duckdb.DuckDBPyConnection, defs: list[dict], where: str) -> list[Chart]:
+    """The charts of a page, in order; those whose definitions name one `shares` file read it
+    together (datafile.share: a comparison's heatmaps, a thread count each)."""
+    groups: dict[str, list[dict]] = {}
+    for d in defs:
+        if d.get("shares"):
+            groups.setdefault(d["shares"], []).append(d)
+    made = {id(d): make_chart(con, d, where) for d in defs if not d.get("shares")}
+    for name, group in groups.items():
+        made |= zip(map(id, group), _shared(con, name, group, where), strict=True)
+    return [made[id(d)] for d in defs]
+
+
+def _shared(con, name: str, defs: list[dict], where: str) -> list[Chart]:
+    drawn = [_draw(con, d, where) for d in defs]
+    kinds = {kind for kind, _, _ in drawn}
+    if len(kinds) != 1 or not (kind := kinds.pop()).shares:
+        raise ValueError(f"{where}: charts sharing {name!r} must be of one kind that can share a file")
+    key, varying = kind.shares
+    specs, csv, rows = datafile.share(name, [(f"t{d['threads']}", spec, dr.rows) for d, (_, dr, spec)
+                                             in zip(defs, drawn, strict=True)], key, varying)
+    return [Chart(d["id"], kind.name, d["title"], d.get("caption", ""), spec, dr.table, csv, rows,
+                  explore_url(dr.explore), _campaign_source(con, d.get("campaign")), name)
+            for d, (_, dr, _), spec in zip(defs, drawn, specs, strict=True)]
+
+
+def _draw(con, d: dict, where: str) -> tuple[Kind, Drawn, dict]:
     kind = KINDS.get(d.get("kind"))
     if kind is None:
         raise UserError(f"{where}: chart kind '{d.get('kind')}' is unknown; use one of {', '.join(sorted(KINDS))}")
@@ -55,7 +82,11 @@ def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
         if not d.get(key):
             raise UserError(f"{where}: chart '{d.get('id', '?')}' needs '{key}'")
     drawn = kind.draw(con, d, f"{where}: chart '{d['id']}'")
-    spec = colours.with_variant_colours(drawn.spec, variant_colours(con))
+    return kind, drawn, colours.with_variant_colours(drawn.spec, variant_colours(con))
+
+
+def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
+    kind, drawn, spec = _draw(con, d, where)
     spec, csv = datafile.refer(spec, d["id"], drawn.rows, drawn.columns)
     return Chart(d["id"], kind.name, d["title"], d.get("caption", ""), spec, drawn.table,
                  csv, len(drawn.rows), explore_url(drawn.explore), _campaign_source(con, d.get("campaign")))

@@ -10,6 +10,7 @@ with a quote (tables.py) loses that quote again in a calculate transform of the 
 from __future__ import annotations
 
 import json
+import re
 
 from . import tables
 from .columns import Columns
@@ -66,3 +67,78 @@ def refer(spec: dict, chart_id: str, rows: list[dict] | Columns, named: list[str
 def inline(spec: dict, csv_text: str) -> dict:
     """The spec with its CSV given inline (the same parse), for a renderer that fetches nothing."""
     return {**spec, "data": {**{k: v for k, v in spec["data"].items() if k != "url"}, "values": csv_text}}
+
+
+def share(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ...],
+          varying: tuple[str, ...]) -> tuple[list[dict], str, int]:
+    """Charts of one selection at several settings (a comparison's heatmaps, a thread count each)
+    reading one data file, `<name>.csv`: a row per `key`, each chart's `varying` columns named
+    with its suffix (`rqps_t4`), any other column written once when every chart gives the row the
+    same value (else suffixed too). Each chart draws its own rows: those whose first varying
+    column it filled, which it never leaves null (a filter on validity, not an expression), its
+    fields renamed. Returns (the charts' specs, the CSV's text, its rows).
+
+    charts: (suffix, spec drawn from its rows, those rows), every chart's rows with the same columns."""
+    wide, renamed = _wide(name, charts, key, varying)
+    cols = wide.names
+    numbers, quoted = _numbers(wide, cols), tables.guarded_columns(wide, cols)
+    specs = []
+    for (_, spec, rows), fields in zip(charts, renamed, strict=True):
+        values = (spec.get("data") or {}).get("values")
+        if values is not rows and values != rows:
+            raise ValueError(f"data file {name!r}: a spec was not drawn from its rows")
+        spec = _renamed({k: v for k, v in spec.items() if k != "data"}, fields)
+        spec = {"data": {"name": DATASET, "url": f"{name}.csv",
+                         "format": {"type": "csv", "parse": {c: "number" for c in numbers}}}, **spec}
+        spec["transform"] = ([{"filter": {"field": fields[varying[0]], "valid": True}}]
+                             + [unguard(c) for c in quoted] + spec.get("transform", []))
+        specs.append(spec)
+    return specs, tables.to_csv(wide, cols, quoted), len(wide)
+
+
+def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ...],
+          varying: tuple[str, ...]) -> tuple[Columns, list[dict[str, str]]]:
+    """(the charts' rows side by side, each chart's column -> its name there)."""
+    names = charts[0][2].names
+    if any(rows.names != names for _, _, rows in charts) or not set(key) | set(varying) <= set(names):
+        raise ValueError(f"data file {name!r}: its charts' rows have different columns")
+    if any(None in rows[varying[0]] for _, _, rows in charts):
+        raise ValueError(f"data file {name!r}: a chart leaves {varying[0]!r} empty, which marks its rows")
+    place: dict[tuple, int] = {}
+    for _, _, rows in charts:  # rows in the order the charts first give them
+        for k in zip(*(rows[c] for c in key), strict=True):
+            place.setdefault(k, len(place))
+    at = [[place[k] for k in zip(*(rows[c] for c in key), strict=True)] for _, _, rows in charts]
+
+    def spread(n: int, column: str) -> list:
+        out = [None] * len(place)
+        for i, v in zip(at[n], charts[n][2][column], strict=True):
+            out[i] = v
+        return out
+
+    data: dict[str, list] = {}
+    renamed: list[dict[str, str]] = [{} for _ in charts]
+    for c in names:
+        each = [spread(n, c) for n in range(len(charts))]
+        given = [{v for v in vs if v is not None} for vs in zip(*each, strict=True)]
+        if c in key or (c not in varying and all(len(vs) <= 1 for vs in given)):
+            data[c] = [next(iter(vs), None) for vs in given]
+            for r in renamed:
+                r[c] = c
+            continue
+        for n, (suffix, _, _) in enumerate(charts):
+            renamed[n][c] = f"{c}_{suffix}"
+            data[renamed[n][c]] = each[n]
+    return Columns(data), renamed
+
+_DATUM = re.compile(r"datum\['([^']+)'\]")
+
+
+def _renamed(node, fields: dict[str, str]):
+    """A spec reading `fields`' new names: every `field` and every datum['…'] of our own tests
+    (colours.py writes them so; contributed text is never an expression)."""
+    if isinstance(node, dict):
+        return {k: (fields.get(v, v) if k == "field" and isinstance(v, str)
+                    else _DATUM.sub(lambda m: f"datum['{fields.get(m[1], m[1])}']", v) if k == "test"
+                    else _renamed(v, fields)) for k, v in node.items()}
+    return [_renamed(v, fields) for v in node] if isinstance(node, list) else node

@@ -42,15 +42,18 @@ class Kind:
     requires: tuple[str, ...]  # front-matter keys besides id and title
     doc: str
     draw: Callable[..., Drawn]
+    # (key, varying) columns when charts of this kind at several settings may read one data file
+    # (a chart definition's `shares`: datafile.share)
+    shares: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 KINDS: dict[str, Kind] = {}
 
 
-def chart_kind(name: str, *requires: str, doc: str):
+def chart_kind(name: str, *requires: str, doc: str, shares: tuple[tuple[str, ...], tuple[str, ...]] | None = None):
     def register(draw: Callable[..., Drawn]) -> Callable[..., Drawn]:
         if name in KINDS:
             raise ValueError(f"chart kind {name!r} registered twice")
-        KINDS[name] = Kind(name, tuple(requires), doc, draw)
+        KINDS[name] = Kind(name, tuple(requires), doc, draw, shares)
         return draw
     return register

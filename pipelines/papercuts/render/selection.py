@@ -84,8 +84,12 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
     name = [names[tests[i], ranges[i]] for i in at]
     # Order within a group alphabetically by label (as the seeds' tables do), then by threads.
     sort = [(GROUP_ORDER.index(groups[i]), n, threads[i]) for i, n in zip(at, name, strict=True)]
-    rank = {key: k for k, key in enumerate(sorted(set(sort)))}
-    order = [rank[key] for key in sort]
+    if c["threads"] is None:
+        rank = {key: k for k, key in enumerate(sorted(set(sort)))}
+        order = [rank[key] for key in sort]
+    else:  # ranked among every thread count's: the comparison's charts share one data file (datafile.share)
+        rank = _microbenchmark_order(every)
+        order = [rank[key[:2]] for key in sort]
     shown = sorted(range(len(at)), key=lambda j: (order[j], place[variant[at[j]]]))
     rows = [at[j] for j in shown]
     sigma = noise_by_threads(con, d["campaign"], d["server"])
@@ -102,6 +106,13 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
         "noise_method": [method[threads[i]] for i in rows],
         "order": [order[j] for j in shown],
     }), list(variants)
+
+
+def _microbenchmark_order(every: Columns) -> dict[tuple[int, str], int]:
+    """(group's place, label) -> its rank among all of a comparison's microbenchmarks."""
+    found = {(GROUP_ORDER.index(g), label(t, r))
+             for g, t, r in set(zip(every["group"], every["microbenchmark"], every["range"], strict=True))}
+    return {key: k for k, key in enumerate(sorted(found))}
 
 
 def _by_version(every: Columns, at) -> list[str]:

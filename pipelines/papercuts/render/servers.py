@@ -14,7 +14,7 @@ from ..paths import campaign_url, investigation_url
 from . import tables
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
-from .charts import make_chart
+from .charts import make_charts
 from .frontmatter import split
 from .ladder_links import ladder_links
 from .selection import cost_variants, natural, slug, throughput_rows
@@ -62,13 +62,18 @@ def comparison_sections(con, server: str, campaign: str | None = None) -> list[t
         base = f"{c['base_build']}.{c['base_config']}"
         threads = ("every thread count" if c["threads"] == "all"
                    else f"{c['threads']} thread{'s' if c['threads'] != 1 else ''}")
+        each = c["threads"] != "all"
         sections.append((f"rQPS at {threads}, relative to {base} ({c['campaign']})", [{
             "id": slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
             "title": f"rQPS, {threads}: {c['campaign_title']}",
             "caption": f"Each cell is QPS of the column's variant divided by QPS of {base}; "
                        "red is below 1.0 (slower), blue above, grey within the noise the chart's subtitle "
-                       "states (measured on the campaign's version ladders where it has three builds or more).",
-            "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base},
+                       "states (measured on the campaign's version ladders where it has three builds or more)."
+                       + (" Its CSV holds the comparison at every thread count, a column per count "
+                          "(rqps_t4 at 4 threads)." if each else ""),
+            "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base,
+            # one data file for the comparison's heatmaps, a thread count each (datafile.share)
+            **({"shares": slug("rqps", c["campaign"], base)} if each else {})},
             *_cost_charts(con, server, c, base, threads)]))
     return sections
 
@@ -137,7 +142,7 @@ def render_server(con: duckdb.DuckDBPyConnection, out_root: Path, server: dict, 
     chart_defs = [d for _, defs in sections for d in defs]
     shared = _drawn_on_campaign_pages(content, chart_defs)
     shown = {d["id"]: shared[d["id"]] for d in chart_defs if d["id"] in shared}
-    charts = [make_chart(con, d, f"server page {sid}") for d in chart_defs if d["id"] not in shown]
+    charts = make_charts(con, [d for d in chart_defs if d["id"] not in shown], f"server page {sid}")
     made = {c.id: c.front_matter() for c in charts}
     source = fetch_dicts(con, query("source"), {"id": server["source"]})[0]
     meta = {

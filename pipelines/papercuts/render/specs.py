@@ -127,11 +127,13 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
     enc_x = {"field": "variant", "type": "nominal", "sort": variants, "title": None,
              "axis": {"labelAngle": -40, "orient": "top"}}
     enc_y = {"field": "microbenchmark", "type": "nominal", "sort": {"field": "order"}, "title": None}
-    tooltip = measured_only([{"field": "microbenchmark"}, {"field": "group"}, {"field": "variant"},
+    # Every field titled: a chart sharing its data file reads them under other names (rqps_t4).
+    tooltip = measured_only([{"field": "microbenchmark", "title": "microbenchmark"},
+                             {"field": "group", "title": "group"}, {"field": "variant", "title": "variant"},
                              {"field": "rqps", "title": "rQPS", "format": ".2f"},
                              {"field": "qps", "title": "QPS", "format": ",.2f"},
                              {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
-                             {"field": "origin"}], rows)
+                             {"field": "origin", "title": "origin"}], rows)
     color = colours.ratio_color("rqps", "rQPS", band)
     # The printed value sits on top of the cell, so it carries the same tooltip.
     spec["layer"] = [
