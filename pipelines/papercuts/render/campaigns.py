@@ -13,6 +13,7 @@ from .bundle import write_bundle
 from .charts import make_charts
 from .frontmatter import page
 from .ladder_links import ladder_links
+from .served import published
 from .servers import comparison_sections
 from .units import Unit
 
@@ -51,11 +52,13 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
     for name, content in _evidence(con).get(c["id"], []):
         # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
         # the raw tree is served as inert text by the headers in netlify.toml.
-        dest = out_root / VERBATIM / "campaigns" / c["id"] / name
+        served, content = published(name, content)
+        dest = out_root / VERBATIM / "campaigns" / c["id"] / served
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(content)
-        files.append({"name": name, "url": campaign_url(c["id"]) + quote(name),
-                      "path": prefix + name, "rows": rows.get(prefix + name)})
+        files.append({"name": name, "url": campaign_url(c["id"]) + quote(served),
+                      "path": prefix + name, "rows": rows.get(prefix + name),
+                      **({"gzip": len(content)} if served != name else {})})
     servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
     meta = {
         "title": c["title"], "date": c["date"],

@@ -25,6 +25,7 @@ from .charts import variant_colours
 from .columns import Columns
 from .frontmatter import page, write_json
 from .selection import label, natural
+from .served import served_name
 from .specs import GROUP_ORDER
 from .units import Unit
 
@@ -164,5 +165,5 @@ def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict) -> lis
         name, data = named[0]
         text = data.decode("utf-8", "replace") if len(data) <= MYCNF_MAX_BYTES else None
         out.append({"campaign": c_at[campaign], "variant": v_at[variant], "name": name,
-                    "url": campaign_url(campaign) + quote(name), "text": text})
+                    "url": campaign_url(campaign) + quote(served_name(name, len(data))), "text": text})
     return out

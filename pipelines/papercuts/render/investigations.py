@@ -13,6 +13,7 @@ from .bundle import write_bundle
 from .calibration_pages import calibration_datafiles
 from .charts import make_chart
 from .frontmatter import split
+from .served import served_name
 
 
 def _source(con, source_id: str, where: str) -> dict:
@@ -38,14 +39,16 @@ def datafiles(con, campaigns: list[str]) -> list[dict]:
         meta = fetch_dicts(con, query("campaign_provenance"), {"id": cid})[0]
         meta = {k: ("" if v is None else v) for k, v in meta.items()}
         files = fetch_dicts(con, query("campaign_files"), {"campaign": cid})
+        sizes = dict(con.execute(query("campaign_file_sizes"), {"campaign": cid}).fetchall())
         toml = meta.pop("file")
         if meta.pop("raw_layout"):  # one entry for raw/ beside campaign.toml; its campaign page lists every file
             files = [{"file": f"{toml.rsplit('/', 1)[0]}/raw/", "rows": None}]
         for f in files:
-            # Each file is published byte for byte under its campaign's page (render/campaigns.py).
+            # Each file is published under its campaign's page, byte for byte or gzipped (render/served.py).
             name = f["file"].split(f"/campaigns/{cid}/", 1)[-1]
             out.append({"path": f["file"], "campaign": cid, "url": campaign_url(cid), "rows": f["rows"],
-                        "file_url": campaign_url(cid) + ("" if name.endswith("/") else quote(name)), **meta})
+                        "file_url": campaign_url(cid) + ("" if name.endswith("/") else
+                                                         quote(served_name(name, sizes.get(name)))), **meta})
     return out
 
 

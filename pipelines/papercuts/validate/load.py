@@ -230,7 +230,7 @@ def _record_files(cdir: Path, toml_path: Path, toml: bytes, paths: Paths, ds: Da
         if content is not None:
             contents[f] = content
             evidence.append({"campaign": cdir.name, "name": f.relative_to(cdir).as_posix(), "bytes": content,
-                             "sha256": hashlib.sha256(content).hexdigest()})
+                             "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)})
     return contents
 
 

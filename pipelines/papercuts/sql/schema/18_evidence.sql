@@ -6,5 +6,6 @@ CREATE TABLE evidence (
     name VARCHAR NOT NULL,  -- relative to the campaign folder, e.g. raw/run.sh
     bytes BLOB NOT NULL,
     sha256 VARCHAR NOT NULL,
+    size BIGINT NOT NULL,  -- of bytes: read without the blobs (a large file is served gzipped: render/served.py)
     PRIMARY KEY (campaign, name)
 );
