@@ -13,6 +13,7 @@ import duckdb
 import pytest
 
 from papercuts.reader import draw_every_chart
+from papercuts.render.explore import runs
 
 PN53 = "2025-08-21-pn53-mysql-5-6-to-9-4"
 BASE = "my8043_rel_o2nofp.z12a_c8r32"  # not the campaign's base (5.6.51): the reader's choice
@@ -53,13 +54,27 @@ def query(page) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
 
 
+def expanded(column: list | dict) -> list:
+    """A column of the explorer's file, its runs (value, count, ...) expanded as explore.js does."""
+    if isinstance(column, list):
+        return column
+    r = column["runs"]
+    return [v for v, n in zip(r[::2], r[1::2], strict=True) for _ in range(n)]
+
+
+def test_runs_are_written_only_where_shorter():
+    column = [3, 3, 3, 3, 7, 7, 1]
+    assert runs(column) == {"runs": [3, 4, 7, 2, 1, 1]} and expanded(runs(column)) == column
+    assert runs([1, 2, 1, 2]) == [1, 2, 1, 2] and runs([]) == []
+
+
 def test_every_server_has_a_compact_data_file_with_every_measured_value(site):
     con = db(site)
     public = site.public / "explore"
     servers = [s for (s,) in con.execute("SELECT DISTINCT server FROM measured_qps").fetchall()]
     for server in servers:
         data = json.loads((public / f"{server}.json").read_text())
-        q = data["qps"]
+        q = {k: expanded(v) for k, v in data["qps"].items()}
         assert len({len(v) for v in q.values()}) == 1
         got = sorted((data["campaigns"][c]["id"], data["variants"][v]["id"], data["tests"][t]["label"], th, x)
                      for c, v, t, th, x in zip(q["campaign"], q["variant"], q["test"], q["threads"], q["qps"],

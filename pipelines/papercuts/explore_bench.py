@@ -33,7 +33,7 @@ def explorer_bench(sites: dict[str, tuple[Path, str]]) -> None:
         browser = launch(p)
         for label, (public, server) in sites.items():
             data = public / "explore" / f"{server}.json"
-            rows = len(json.loads(data.read_text())["qps"]["qps"])
+            rows = len(json.loads(data.read_text())["qps"]["qps"])  # values: never runs
             size = len(gzip.compress(data.read_bytes()))
             loads, redraws, drawn = _measure(browser, public, server)
             print(f"{label:<26}{rows:>8}{size / 1024:>9.0f}{statistics.median(loads):>15.2f}"

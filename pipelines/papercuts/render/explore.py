@@ -29,7 +29,7 @@ from .served import served_name
 from .specs import GROUP_ORDER
 from .units import Unit
 
-FORMAT = 1
+FORMAT = 2  # 2: index columns of qps may be runs
 MYCNF_MAX_BYTES = 65536  # larger files are linked, not inlined in the data file
 HIGHER_IS_BETTER = {"ipc"}  # of the per-op costs: for every other one, more is worse
 
@@ -78,6 +78,19 @@ def _index(values: list, order: dict) -> list[int]:
     return [order[v] for v in values]
 
 
+def runs(values: list) -> list | dict:
+    """A column as {"runs": [value, count, ...]} when that is shorter: the QPS rows come sorted by
+    campaign, threads and test, whose columns are a few long runs (explore.js expands them). At
+    x100 these columns were half of each server's file."""
+    flat: list = []
+    for v in values:
+        if flat and flat[-2] == v:
+            flat[-1] += 1
+        else:
+            flat += [v, 1]
+    return {"runs": flat} if len(flat) < len(values) else values
+
+
 def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict]:
     """The explorer's data for one server, and its per-op costs (a second, optional file)."""
     p = {"server": server}
@@ -119,9 +132,9 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
                      for v, b, c, d, e, ver, comp, fl, gh, bn, s, cn in zip(*variants.values(), strict=True)],
         "tests": [{"name": n, "range": r, "label": label(n, r), "group": catalog[n][0], "unit": catalog[n][1]}
                   for n, r in tests],
-        "qps": {"campaign": _index(qps["campaign"], c_at), "variant": _index(qps["variant"], v_at),
-                "test": tests_of(qps), "threads": qps["threads"], "qps": qps["qps"],
-                "repetitions": qps["repetitions"]},
+        "qps": {"campaign": runs(_index(qps["campaign"], c_at)), "variant": runs(_index(qps["variant"], v_at)),
+                "test": runs(tests_of(qps)), "threads": runs(qps["threads"]), "qps": qps["qps"],
+                "repetitions": runs(qps["repetitions"])},
         "published": {"campaign": _index(published["campaign"], c_at), "base": _index(published["base"], v_at),
                       "variant": _index(published["variant"], v_at), "test": tests_of(published),
                       "threads": published["threads"], "rqps": published["rqps"]},

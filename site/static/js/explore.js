@@ -69,7 +69,22 @@
     return c + "|" + t + "|" + test + "|" + v;
   }
 
+  function expand(column) {
+    // A column written as runs (render/explore.py runs): value, count, value, count, ...
+    if (Array.isArray(column)) {
+      return column;
+    }
+    var out = [], r = column.runs;
+    for (var i = 0; i < r.length; i += 2) {
+      for (var k = 0; k < r[i + 1]; k++) {
+        out.push(r[i]);
+      }
+    }
+    return out;
+  }
+
   function prepare(d) {
+    Object.keys(d.qps).forEach(function (name) { d.qps[name] = expand(d.qps[name]); });
     // Lookups built once per server: value by campaign, threads, test and variant.
     d.qpsAt = new Map();
     var q = d.qps;
