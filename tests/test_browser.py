@@ -255,7 +255,7 @@ def test_seed_004_profile_and_psdoit_charts_draw_every_printed_number(page, serv
 def test_a_large_table_shows_its_cells_when_the_reader_scrolls_to_it(page, server):
     """A large table is laid out only near the viewport (content-visibility): scrolled to, it
     shows its header and numbers as any table does, and it is in the page's text all along."""
-    open_page(page, server + "/servers/beelink/")
+    open_page(page, server + "/campaigns/2024-02-16-beelink-mysql-5-6-to-8-0/")  # the server page links it
     wrap = page.locator("#chart-costs-2024-02-16-beelink-mysql-5-6-to-8-0-1-my5621-rel-z10a-bee .table-wrap")
     assert wrap.get_attribute("class") == "table-wrap large"
     assert "microbenchmark" in wrap.text_content()

@@ -29,7 +29,11 @@ def test_a_comparison_chart_is_written_once_and_its_server_page_shows_the_campai
     figure = re.search(rf'<figure class="chart" id="chart-{heatmap}".*?</figure>', server, re.S)[0]
     data = "rqps-2024-10-23-busy-wait-dell32-my8028-rel-o2nofp-z11a-c32r128.csv"  # the comparison's, every thread count
     assert f'data-spec-url="{campaign}{heatmap}.vl.json"' in figure
-    assert f'href="{campaign}{data}" download' in figure and "<td" in figure  # its table, from the file
+    assert f'href="{campaign}{data}" download' in figure
+    # its table is the campaign page's, linked, not written again (planted: the table in both)
+    assert "<td" not in figure and f'href="{campaign}#chart-{heatmap}"' in figure
+    home = (site.public / campaign.strip("/") / "index.html").read_text()
+    assert "<td" in re.search(rf'<figure class="chart" id="chart-{heatmap}".*?</figure>', home, re.S)[0]
     embed = (site.public / "embed" / "servers" / "dell32" / heatmap / "index.html").read_text()
     assert f'data-spec-url="{campaign}{heatmap}.vl.json"' in embed and f'href="{campaign}{data}"' in embed
     assert 'href="/servers/dell32/#chart-' + heatmap in embed  # back to the page it was embedded from

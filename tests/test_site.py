@@ -148,7 +148,8 @@ def test_the_worked_example_in_the_contract_builds_its_server_page(data_copy, tm
     (camp / "results.csv").write_text(results)
     paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
     build(paths)
-    html_text = text_of((paths.public / "servers" / "mybox" / "index.html").read_text())
+    assert "rQPS at 1 thread" in text_of((paths.public / "servers" / "mybox" / "index.html").read_text())
+    html_text = text_of((paths.public / "campaigns" / "2026-11-20-mybox-80" / "index.html").read_text())
     assert "rQPS at 1 thread" in html_text
     assert re.search(r"point-query_range=100\s+0\.95", html_text)
     assert re.search(r"update-index_range=100\s+0\.56", html_text)
