@@ -1,6 +1,8 @@
--- Measured throughput per variant; repetitions are averaged.
+-- Measured throughput per variant; repetitions are averaged. log_var: the spread of their logs
+-- (2 or more), which the version ladders read (14_ladder_values) instead of grouping results again.
 CREATE TABLE measured_qps AS
 SELECT campaign, server, build, config, microbenchmark, "range", threads,
-       avg(qps) AS qps, count(*) AS repetitions
+       avg(qps) AS qps, count(*) AS repetitions,
+       CASE WHEN count(*) > 1 THEN var_samp(ln(qps)) END AS log_var
 FROM results
 GROUP BY ALL;

@@ -6,10 +6,8 @@
 CREATE TABLE ladder_values AS
 WITH runs AS (
     SELECT campaign, server, build, config, microbenchmark, "range", threads,
-           avg(qps) AS value, count(*) AS repetitions,
-           CASE WHEN count(*) > 1 THEN var_samp(ln(qps)) END AS log_var
-    FROM results
-    GROUP BY ALL
+           qps AS value, repetitions, log_var
+    FROM measured_qps
 ), published AS (
     SELECT campaign, server, build, config, microbenchmark, "range", threads, rqps AS value,
            1 AS repetitions, NULL::DOUBLE AS log_var
