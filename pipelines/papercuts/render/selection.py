@@ -88,7 +88,7 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
         rank = {key: k for k, key in enumerate(sorted(set(sort)))}
         order = [rank[key] for key in sort]
     else:  # ranked among every thread count's: the comparison's charts share one data file (datafile.share)
-        rank = _microbenchmark_order(every)
+        rank = _microbenchmark_order(con, c["campaign"], c["server"], c["base_build"], c["base_config"])
         order = [rank[key[:2]] for key in sort]
     shown = sorted(range(len(at)), key=lambda j: (order[j], place[variant[at[j]]]))
     rows = [at[j] for j in shown]
@@ -108,8 +108,11 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
     }), list(variants)
 
 
-def _microbenchmark_order(every: Columns) -> dict[tuple[int, str], int]:
+@lru_cache(maxsize=16)  # the heatmaps of a comparison, a thread count each
+def _microbenchmark_order(con, campaign: str, server: str, base_build: str,
+                          base_config: str) -> dict[tuple[int, str], int]:
     """(group's place, label) -> its rank among all of a comparison's microbenchmarks."""
+    every = _comparison_rows(con, campaign, server, base_build, base_config)
     found = {(GROUP_ORDER.index(g), label(t, r))
              for g, t, r in set(zip(every["group"], every["microbenchmark"], every["range"], strict=True))}
     return {key: k for k, key in enumerate(sorted(found))}
@@ -139,7 +142,7 @@ def forget() -> None:
     """Drop the rows the charts of one unit shared: a worker makes many units, and the next needs
     none of them (kept, up to 16 servers' rows per cache took the x100 render stage's peak from
     1.04-1.18 GB to 1.62-1.69 GB)."""
-    for cached in (_comparison_rows, throughput_rows, comparison_costs, _ladder_noise):
+    for cached in (_comparison_rows, _microbenchmark_order, throughput_rows, comparison_costs, _ladder_noise):
         cached.cache_clear()
 
 
