@@ -110,26 +110,40 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
             place.setdefault(k, len(place))
     at = [[place[k] for k in zip(*(rows[c] for c in key), strict=True)] for _, _, rows in charts]
 
-    def spread(n: int, column: str) -> list:
-        out = [None] * len(place)
-        for i, v in zip(at[n], charts[n][2][column], strict=True):
-            out[i] = v
-        return out
-
     data: dict[str, list] = {}
     renamed: list[dict[str, str]] = [{} for _ in charts]
     for c in names:
-        each = [spread(n, c) for n in range(len(charts))]
-        given = [{v for v in vs if v is not None} for vs in zip(*each, strict=True)]
-        if c in key or (c not in varying and all(len(vs) <= 1 for vs in given)):
-            data[c] = [next(iter(vs), None) for vs in given]
+        given = [(where, rows[c]) for where, (_, _, rows) in zip(at, charts, strict=True)]
+        shared = None if c in varying else _once(len(place), given)
+        if shared is not None:
+            data[c] = shared
             for r in renamed:
                 r[c] = c
             continue
         for n, (suffix, _, _) in enumerate(charts):
             renamed[n][c] = f"{c}_{suffix}"
-            data[renamed[n][c]] = each[n]
+            data[renamed[n][c]] = _spread(len(place), *given[n])
     return Columns(data), renamed
+
+
+def _spread(size: int, where: list[int], values: list) -> list:
+    out = [None] * size
+    for i, v in zip(where, values, strict=True):
+        out[i] = v
+    return out
+
+
+def _once(size: int, given: list[tuple[list[int], list]]) -> list | None:
+    """A column with each row's value, when no two charts give a row different ones (else None)."""
+    out = [None] * size
+    for where, values in given:
+        for i, v in zip(where, values, strict=True):
+            if out[i] is None:
+                out[i] = v
+            elif v is not None and v != out[i]:
+                return None
+    return out
+
 
 _DATUM = re.compile(r"datum\['([^']+)'\]")
 
