@@ -14,12 +14,13 @@ from urllib.parse import quote
 
 import pytest
 
-from datadir import write_data
+from datadir import database, write_data
 from papercuts.build import build, validate
 from papercuts.contract import MAX_CAMPAIGN_FILES, MAX_FILE_BYTES
 from papercuts.paths import PROJECT, Paths
 from papercuts.publish.serve import headers_for, make_server, matches, netlify_headers
 from papercuts.render.frontmatter import page, split
+from papercuts.render.investigations import datafiles
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bad" / "69-raw-malformed-vmstat" / "campaigns" / "2026-01-05-raw"
 CAMPAIGN = "campaigns/2026-01-05-raw"
@@ -220,3 +221,17 @@ def test_a_raw_output_that_is_not_utf8_is_an_error_at_its_line(tmp_path):
     assert (p.path.endswith("point-query.t1.r1.sysbench.txt"), p.line) == (True, 3)
     assert p.message.startswith("invalid UTF-8 byte 0xe9") and "iconv" in p.hint
 
+
+
+def test_an_investigation_links_each_data_file_where_it_is_served(tmp_path):
+    """A data file of 256 KiB or more is served gzipped: an investigation's Sources table links
+    that file, not the name it was committed under (which the site does not serve)."""
+    small = datafiles(database(write_data(tmp_path / "small")), ["2026-01-02-test"])
+    assert [f["file_url"] for f in small] == ["/campaigns/2026-01-02-test/results.csv"]
+    rows = "".join(f"box,{b},cfg,point-query,100,{t},{1000 + t % 7}\n" for t in range(1, 4001)
+                   for b in ("my8028", "my8040"))
+    data = write_data(tmp_path / "large", {"campaigns/2026-01-02-test/results.csv":
+                                           "server,build,config,microbenchmark,range,threads,qps\n" + rows})
+    assert (data / "campaigns" / "2026-01-02-test" / "results.csv").stat().st_size >= 256 * 1024
+    large = datafiles(database(data), ["2026-01-02-test"])
+    assert [(f["file_url"], f["rows"]) for f in large] == [("/campaigns/2026-01-02-test/results.csv.gz", 8000)]
