@@ -12,9 +12,10 @@ from papercuts.paths import PROJECT, Paths
 from papercuts.publish import vendor
 from papercuts.render import datafile, specs
 from papercuts.render.columns import Columns
+from papercuts.render.registry import KINDS
 
 NAMES = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "order"]
-KEY, VARYING = ("microbenchmark", "variant"), ("rqps", "qps", "base_qps")
+KEY, VARYING = KINDS["rqps-heatmap"].shares  # (microbenchmark, variant, origin), (rqps, qps, base_qps)
 
 
 def _chart(rows: list[tuple]) -> tuple[dict, Columns]:
@@ -54,13 +55,25 @@ def test_one_file_a_row_per_key_and_a_column_per_thread_count():
 
 
 def test_a_column_the_charts_disagree_on_is_kept_per_thread_count():
-    four = [r[:6] + ("published",) + r[7:] if r[0] == "b" else r for r in FOUR]  # b at 4 threads: printed
+    four = [r[:1] + ("range",) + r[2:] if r[0] == "b" else r for r in FOUR]  # b's group differs at 4 threads
     charts = [("t1", *_chart(ONE)), ("t4", *_chart(four))]
     spec_list, text, _ = datafile.share("rqps-x", charts, KEY, VARYING)
     header = next(csv.reader(io.StringIO(text)))
-    assert "origin" not in header and {"origin_t1", "origin_t4"} <= set(header)
+    assert "group" not in header and {"group_t1", "group_t4"} <= set(header)
     tooltip = spec_list[1]["layer"][0]["encoding"]["tooltip"]
-    assert {"field": "origin_t4", "title": "origin"} in tooltip
+    assert {"field": "group_t4", "title": "group"} in tooltip
+
+
+def test_a_variant_measured_and_published_keeps_both_rows_and_two_of_one_key_are_refused():
+    """A campaign may give one variant's rQPS both measured (results) and published (relative):
+    the chart drew both, and so does the shared file; rows of one key would hide each other."""
+    both = ONE + [("b", "point", "a.c", 1.2, None, None, "published", 1)]
+    charts = [("t1", *_chart(both)), ("t4", *_chart(FOUR))]
+    _, text, rows = datafile.share("rqps-x", charts, KEY, VARYING)
+    got = [(r["microbenchmark"], r["variant"], r["origin"], r["rqps_t1"]) for r in csv.DictReader(io.StringIO(text))]
+    assert rows == 5 and ("b", "a.c", "measured", "1.1") in got and ("b", "a.c", "published", "1.2") in got
+    with pytest.raises(ValueError, match="two rows of one microbenchmark/variant/origin"):
+        datafile.share("rqps-x", [("t1", *_chart(ONE + ONE[1:2])), ("t4", *_chart(FOUR))], KEY, VARYING)
 
 
 def test_charts_that_cannot_share_are_refused():

@@ -20,7 +20,8 @@ def rqps_bars(con, d, where) -> Drawn:
 
 @chart_kind("rqps-heatmap", "campaign", "server", "threads", "base",
             doc="rQPS as a heatmap, microbenchmark × variant.",
-            shares=(("microbenchmark", "variant"), ("rqps", "qps", "base_qps")))
+            # origin in the key: a campaign may give a variant's rQPS both measured and published
+            shares=(("microbenchmark", "variant", "origin"), ("rqps", "qps", "base_qps")))
 def rqps_heatmap(con, d, where):
     rows, variants = rqps_rows(con, d, where)
     return _drawn(specs.rqps_heatmap(d["title"], rows, variants), tables.pivot_ratios(rows, variants),

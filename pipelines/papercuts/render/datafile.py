@@ -109,6 +109,8 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
         for k in zip(*(rows[c] for c in key), strict=True):
             place.setdefault(k, len(place))
     at = [[place[k] for k in zip(*(rows[c] for c in key), strict=True)] for _, _, rows in charts]
+    if any(len(set(where)) < len(where) for where in at):
+        raise ValueError(f"data file {name!r}: a chart has two rows of one {'/'.join(key)}: one would hide the other")
 
     data: dict[str, list] = {}
     renamed: list[dict[str, str]] = [{} for _ in charts]
