@@ -155,6 +155,16 @@ def test_file_names_outside_the_rule_are_refused(tmp_path, name):
     assert message.endswith(f"name {name!r} is not allowed")
 
 
+def test_a_file_and_its_gz_are_refused_as_two_files_served_under_one_name(tmp_path):
+    """x.log of 256 KiB or more is published as x.log.gz: a committed x.log.gz would be served
+    under the same name (whichever was written last), so the pair is refused, as raw runs' are."""
+    data = raw_campaign(tmp_path)
+    (data / CAMPAIGN / "raw" / "notes.txt").write_text("plain\n")
+    (data / CAMPAIGN / "raw" / "NOTES.txt.gz").write_bytes(gzip.compress(b"plain\n", mtime=0))
+    [message] = messages(data)
+    assert message.endswith("raw/NOTES.txt.gz: notes.txt is here too: the site would serve both as NOTES.txt.gz")
+
+
 def test_campaign_toml_as_a_link_or_a_folder_is_named_so(tmp_path):
     data = write_data(tmp_path / "data")
     toml = data / "campaigns" / "2026-01-02-test" / "campaign.toml"

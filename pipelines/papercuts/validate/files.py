@@ -78,4 +78,19 @@ def check_campaign_files(cdir: Path, rel_of, problems: Problems) -> list[Path]:
             continue
         if p.is_file() and not p.is_symlink():
             ok.append(p)
-    return ok
+    return _without_gz_twins(ok, cdir, seen, rel_of, problems)
+
+
+def _without_gz_twins(ok: list[Path], cdir: Path, seen: dict[str, Path], rel_of, problems: Problems) -> list[Path]:
+    """A file of 256 KiB or more is served as <name>.gz (render/served.py): a committed <name>.gz
+    beside it would be served under the same name, so the .gz is refused."""
+    kept = []
+    for p in ok:
+        key = p.relative_to(cdir).as_posix().lower()
+        twin = seen.get(key[:-3]) if key.endswith(".gz") else None
+        if twin is not None and twin.is_file():
+            problems.error(rel_of(p), 1, 1, f"{twin.name} is here too: the site would serve both as {p.name}",
+                           "keep one of them, the plain file or the .gz")
+            continue
+        kept.append(p)
+    return kept
