@@ -21,6 +21,7 @@ from papercuts.paths import PROJECT, Paths
 from papercuts.publish.serve import headers_for, make_server, matches, netlify_headers
 from papercuts.render.frontmatter import page, split
 from papercuts.render.investigations import datafiles
+from papercuts.render.served import served_name
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bad" / "69-raw-malformed-vmstat" / "campaigns" / "2026-01-05-raw"
 CAMPAIGN = "campaigns/2026-01-05-raw"
@@ -231,6 +232,13 @@ def test_a_raw_output_that_is_not_utf8_is_an_error_at_its_line(tmp_path):
     assert (p.path.endswith("point-query.t1.r1.sysbench.txt"), p.line) == (True, 3)
     assert p.message.startswith("invalid UTF-8 byte 0xe9") and "iconv" in p.hint
 
+
+
+def test_only_large_files_not_compressed_already_are_served_gzipped():
+    big = 256 * 1024
+    assert [served_name(n, big) for n in ("a.log", "b.LOG.GZ", "c.tgz", "d.png", "e.csv.xz")] == [
+        "a.log.gz", "b.LOG.GZ", "c.tgz", "d.png", "e.csv.xz"]
+    assert served_name("a.log", big - 1) == "a.log" and served_name("a.log", None) == "a.log"
 
 
 def test_an_investigation_links_each_data_file_where_it_is_served(tmp_path):

@@ -9,9 +9,14 @@ import gzip
 GZIP_FROM_BYTES = 256 * 1024
 
 
+# Compressed already: gzip would not make them smaller.
+COMPRESSED = (".gz", ".tgz", ".zip", ".xz", ".zst", ".bz2", ".png", ".jpg", ".jpeg", ".webp")
+
+
 def served_name(name: str, size: int | None) -> str:
     """The name a contributed file of `size` bytes is served under."""
-    return name if size is None or size < GZIP_FROM_BYTES or name.endswith(".gz") else name + ".gz"
+    small = size is None or size < GZIP_FROM_BYTES
+    return name if small or name.lower().endswith(COMPRESSED) else name + ".gz"
 
 
 def published(name: str, content: bytes) -> tuple[str, bytes]:
