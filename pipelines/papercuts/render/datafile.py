@@ -50,18 +50,28 @@ def unguard(field: str) -> dict:
 def refer(spec: dict, chart_id: str, rows: list[dict] | Columns, named: list[str]) -> tuple[dict, str]:
     """(the spec reading its rows from `<chart_id>.csv`, that CSV's text). The spec must have been
     drawn from exactly these rows."""
-    values = (spec.get("data") or {}).get("values")
-    if values is not rows and values != rows:
-        raise ValueError(f"chart {chart_id!r}: its spec was not drawn from its rows")
+    _drawn_from(spec, rows, f"chart {chart_id!r}")
     cols = columns(rows, named)
     data = rows if isinstance(rows, Columns) else Columns.of_rows(rows, cols)
     numbers, quoted = _numbers(data, cols), tables.guarded_columns(data, cols)
-    spec = {**spec, "data": {"name": DATASET, "url": f"{chart_id}.csv",
+    return _reading(spec, f"{chart_id}.csv", numbers, quoted), tables.to_csv(data, cols, quoted)
+
+
+def _drawn_from(spec: dict, rows, what: str) -> None:
+    values = (spec.get("data") or {}).get("values")
+    if values is not rows and values != rows:
+        raise ValueError(f"{what}: its spec was not drawn from its rows")
+
+
+def _reading(spec: dict, url: str, numbers: list[str], quoted: list[str], first: tuple[dict, ...] = ()) -> dict:
+    """The spec reading its rows from the CSV at `url`: its number columns parsed, the guard's
+    quote dropped from the `quoted` text columns, after any `first` transforms."""
+    spec = {**spec, "data": {"name": DATASET, "url": url,
                              "format": {"type": "csv", "parse": {c: "number" for c in numbers}}}}
-    fix = [unguard(c) for c in quoted]
-    if fix:
-        spec["transform"] = fix + spec.get("transform", [])
-    return spec, tables.to_csv(data, cols, quoted)
+    transforms = [*first, *(unguard(c) for c in quoted)]
+    if transforms:
+        spec["transform"] = transforms + spec.get("transform", [])
+    return spec
 
 
 def inline(spec: dict, csv_text: str) -> dict:
@@ -84,15 +94,10 @@ def share(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
     numbers, quoted = _numbers(wide, cols), tables.guarded_columns(wide, cols)
     specs = []
     for (_, spec, rows), fields in zip(charts, renamed, strict=True):
-        values = (spec.get("data") or {}).get("values")
-        if values is not rows and values != rows:
-            raise ValueError(f"data file {name!r}: a spec was not drawn from its rows")
+        _drawn_from(spec, rows, f"data file {name!r}")
         spec = _renamed({k: v for k, v in spec.items() if k != "data"}, fields)
-        spec = {"data": {"name": DATASET, "url": f"{name}.csv",
-                         "format": {"type": "csv", "parse": {c: "number" for c in numbers}}}, **spec}
-        spec["transform"] = ([{"filter": {"field": fields[varying[0]], "valid": True}}]
-                             + [unguard(c) for c in quoted] + spec.get("transform", []))
-        specs.append(spec)
+        specs.append(_reading(spec, f"{name}.csv", numbers, quoted,
+                              ({"filter": {"field": fields[varying[0]], "valid": True}},)))
     return specs, tables.to_csv(wide, cols, quoted), len(wide)
 
 
