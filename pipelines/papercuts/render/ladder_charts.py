@@ -7,6 +7,7 @@ from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import tables
 from .registry import Drawn, chart_kind
+from .selection import per_unit
 
 COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "change", "ring"]
 
@@ -14,12 +15,12 @@ COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "ch
 @chart_kind("ladder", "ladder",
             doc="Median rQPS of each group and the shared drift along a version ladder, change points marked.")
 def ladder(con, d, where):
-    rows = fetch_dicts(con, query("ladder_lines"), {"ladder": d["ladder"]})
-    if not rows:
+    found = con.execute("SELECT server FROM ladders WHERE ladder = $ladder", {"ladder": d["ladder"]}).fetchone()
+    if not found:
         raise UserError(f"{where}: no ladder '{d['ladder']}'")
-    steps = {(c["series"], c["position"]): c["change"] for c in fetch_dicts(
-        con, "SELECT series, position, change FROM change_points WHERE ladder = $ladder AND kind <> 'series'",
-        {"ladder": d["ladder"]})}
+    rows = [dict(r) for r in _server_lines(con, found[0]).get(d["ladder"], ())]
+    steps = {(c["series"], c["position"]): c["change"] for c in server_changes(con, found[0]).get(d["ladder"], ())
+             if c["kind"] != "series"}
     for r in rows:
         r["change"] = steps.get((r["series"], r["position"]))
         r["ring"] = int(r["change"] is not None)
@@ -36,6 +37,24 @@ def ladder(con, d, where):
     table = tables.table([("build", False), *((s, True) for s in series)],
                          [[tables.cell(v), *(tables.cell(_cell(at.get((s, v)))) for s in series)] for v in variants])
     return Drawn(rows, ladder_spec(d["title"], rows, [shown[v] for v in variants]), table, COLUMNS)
+
+
+def _by_ladder(rows: list[dict]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for r in rows:
+        out.setdefault(r.pop("ladder"), []).append(r)
+    return out
+
+
+@per_unit(4)  # a server's ladder pages: every ladder's lines from one query (each reads ladder_values)
+def _server_lines(con, server: str) -> dict[str, list[dict]]:
+    return _by_ladder(fetch_dicts(con, query("ladder_lines"), {"server": server}))
+
+
+@per_unit(4)  # the steps marked on a server's ladder charts, and the changes listed under them
+def server_changes(con, server: str) -> dict[str, list[dict]]:
+    """ladder -> its change points, largest first, with the known regression each is, if any."""
+    return _by_ladder(fetch_dicts(con, query("ladder_changes"), {"server": server}))
 
 
 def _cell(r: dict | None) -> str:

@@ -19,6 +19,7 @@ from ..paths import campaign_url, investigation_url, ladder_slug, ladder_url, se
 from .bundle import write_bundle
 from .charts import explore_url, make_chart
 from .frontmatter import page
+from .ladder_charts import server_changes
 from .ladder_links import ladder_title
 from .selection import slug
 from .units import Unit
@@ -78,7 +79,7 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
                 "campaign_title": lad["campaign_title"], "family": lad["family"], "engine": lad["engine"],
                 "series": lad["series"], "incomplete": lad["incomplete"],
                 "power": what_it_can_see(lad["builds"], lad["repetitions"], lad["noise"]),
-                "changes": _changes(fetch_dicts(con, query("ladder_changes"), {"ladder": lad["ladder"]})),
+                "changes": _changes(server_changes(con, server).get(lad["ladder"], [])),
             })
         title = ladder_title(server, dbms, threads)
         meta = {"title": title, "server": {"id": server, "url": server_url(server)}, "dbms": dbms_name(dbms),

@@ -13,6 +13,18 @@ from . import colours
 from .columns import Columns
 from .specs import GROUP_ORDER
 
+_PER_UNIT: list = []  # the caches forget() clears after each unit
+
+
+def per_unit(maxsize: int):
+    """lru_cache(maxsize), cleared after each page unit (forget): for rows that the charts of one
+    unit share, and that no later unit needs."""
+    def wrap(f):
+        cached = lru_cache(maxsize=maxsize)(f)
+        _PER_UNIT.append(cached)
+        return cached
+    return wrap
+
 RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "noise", "noise_method",
                 "order"]
 
@@ -36,19 +48,19 @@ def comparison(d: dict, where: str) -> dict:
             "base_build": base_build, "base_config": base_config}
 
 
-@lru_cache(maxsize=16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
+@per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
 def _comparison_rows(con, campaign: str, server: str, base_build: str, base_config: str) -> Columns:
     return Columns.of_query(con, query("rqps_selection"), {"campaign": campaign, "server": server,
                                                            "base_build": base_build, "base_config": base_config})
 
 
-@lru_cache(maxsize=16)  # the server page deciding whether to draw throughput lines, and the lines
+@per_unit(16)  # the server page deciding whether to draw throughput lines, and the lines
 def throughput_rows(con, campaign: str, server: str) -> Columns:
     """Measured QPS of a campaign on a server, repetitions averaged, by version."""
     return Columns.of_query(con, query("throughput"), {"campaign": campaign, "server": server})
 
 
-@lru_cache(maxsize=16)  # the cost charts of a comparison, and the server page deciding whether to draw one
+@per_unit(16)  # the cost charts of a comparison, and the server page deciding whether to draw one
 def comparison_costs(con, campaign: str, server: str, base_build: str, base_config: str) -> tuple[dict, ...]:
     """Per-operation costs of a comparison at every thread count, each beside the base's."""
     return tuple(fetch_dicts(con, query("op_costs_selection"), {"campaign": campaign, "server": server,
@@ -108,7 +120,7 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
     }), list(variants)
 
 
-@lru_cache(maxsize=16)  # the heatmaps of a comparison, a thread count each
+@per_unit(16)  # the heatmaps of a comparison, a thread count each
 def _microbenchmark_order(con, campaign: str, server: str, base_build: str,
                           base_config: str) -> dict[tuple[int, str], int]:
     """(group's place, label) -> its rank among all of a comparison's microbenchmarks."""
@@ -133,7 +145,7 @@ def noise_by_threads(con, campaign: str, server: str) -> dict[int, float]:
     return {t: sigma for c, t, sigma in _ladder_noise(con, server) if c == campaign}
 
 
-@lru_cache(maxsize=4)
+@per_unit(4)
 def _ladder_noise(con, server: str) -> tuple[tuple, ...]:
     return tuple(con.execute(query("ladder_noise"), {"server": server}).fetchall())
 
@@ -142,7 +154,7 @@ def forget() -> None:
     """Drop the rows the charts of one unit shared: a worker makes many units, and the next needs
     none of them (kept, up to 16 servers' rows per cache took the x100 render stage's peak from
     1.04-1.18 GB to 1.62-1.69 GB)."""
-    for cached in (_comparison_rows, _microbenchmark_order, throughput_rows, comparison_costs, _ladder_noise):
+    for cached in _PER_UNIT:
         cached.cache_clear()
 
 

@@ -1,8 +1,10 @@
--- The change points of one ladder, largest first, with the known regression each is, if any.
-SELECT p.series, p.kind, p."group", p.position, p."before", p."after", p.before_version, p.after_version,
-       p.change, p.direction, p.pvalue, k.id AS known, k.title AS known_title, k.status AS known_status
+-- The change points of one server's ladders, each ladder's largest first, with the known
+-- regression each is, if any.
+SELECT p.ladder, p.series, p.kind, p."group", p.position, p."before", p."after", p.before_version,
+       p.after_version, p.change, p.direction, p.pvalue, k.id AS known, k.title AS known_title,
+       k.status AS known_status
 FROM change_points p
 LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
 LEFT JOIN known k ON k.id = ck.known
-WHERE p.ladder = $ladder
-ORDER BY p.kind DESC, abs(ln(1 + p.change)) DESC, p.series;
+WHERE p.server = $server
+ORDER BY p.ladder, p.kind DESC, abs(ln(1 + p.change)) DESC, p.series;
