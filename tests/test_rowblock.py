@@ -169,3 +169,35 @@ def test_rows_keep_dicts_and_blocks_in_order_and_a_pickled_block_still_places_it
     # the second data line's fields start at these columns: read again from the unpickled text
     assert again[2]["_cols"] == {"server": 1, "build": 8, "config": 26, "microbenchmark": 39, "range": 51,
                                  "threads": 55, "qps": 57, "tps": 65}
+
+
+def test_blocks_inserted_together_keep_every_row_in_order_with_its_file_and_line(monkeypatch):
+    """Consecutive blocks go to DuckDB in chunks (ingest/tables.py _insert_placed); a chunk ends
+    at CHUNK rows and before rows held as dicts. Every row is inserted once, in file order, with
+    the file and line it was read at."""
+    from papercuts.ingest import tables as ingest_tables
+
+    monkeypatch.setattr(ingest_tables, "CHUNK", 3)  # blocks of 2 rows: b and c reach it together
+    blocks = [rowblock.read_block(f"{HEADER}\ns,b,c,m,,{k},{k}.5,\ns,b,c,m,,{k + 1},{k}.75,\n".encode(),
+                                  f"{name}/results.csv", RESULTS, name, f"/p/{name}.csv")
+              for name, k in (("a", 1), ("b", 3), ("c", 5), ("e", 7))]
+    inserted: list[int] = []
+    calls = ingest_tables.insert_columns
+    monkeypatch.setattr(ingest_tables, "insert_columns",
+                        lambda con, *a: (inserted.append(len(a[2][0])), calls(con, *a))[1])
+    rows = rowblock.Rows()
+    rows.add_block(blocks[0])
+    rows += [{"campaign": "d", "server": "s", "build": "b", "config": "c", "microbenchmark": "m", "threads": 9,
+              "qps": 9.5, "_published": "/p/d.csv", "_line": 7}]
+    rows.add_block(blocks[1])
+    rows.add_block(blocks[2])
+    rows.add_block(blocks[3])
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (campaign VARCHAR, threads INTEGER, qps DOUBLE, file VARCHAR, line INTEGER)")
+    ingest_tables._insert_placed(con, "t", ["campaign", "threads", "qps", "file", "line"], rows)
+    assert con.execute("SELECT * FROM t").fetchall() == [
+        ("a", 1, 1.5, "/p/a.csv", 2), ("a", 2, 1.75, "/p/a.csv", 3), ("d", 9, 9.5, "/p/d.csv", 7),
+        ("b", 3, 3.5, "/p/b.csv", 2), ("b", 4, 3.75, "/p/b.csv", 3), ("c", 5, 5.5, "/p/c.csv", 2),
+        ("c", 6, 5.75, "/p/c.csv", 3), ("e", 7, 7.5, "/p/e.csv", 2), ("e", 8, 7.75, "/p/e.csv", 3)]
+    # a before the dict row, the dict row, b and c together (CHUNK reached), then what is left: e
+    assert inserted == [2, 1, 4, 2]

@@ -35,14 +35,29 @@ CHUNK = 250_000
 
 def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows) -> None:
     """As _insert, with file and line taken from where each row was read (no copy of a row); rows
-    may hold blocks (validate/rowblock.py), whose columns are inserted as they are."""
+    may hold blocks (validate/rowblock.py), whose columns are inserted as they are, consecutive
+    blocks together up to CHUNK rows: DuckDB writes a small insert through its log and checkpoints
+    as that grows (x100, 10^6 results: 54 inserts of a block each took 2.8 s, chunks 0.9 s)."""
+    pending: list[list] = [[] for _ in columns]
+
+    def flush() -> None:
+        if pending[0]:
+            insert_columns(con, table, columns, pending)
+            for column in pending:
+                column.clear()
+
     for part in parts(rows):
         if isinstance(part, Block):
-            insert_columns(con, table, columns, [_block_column(part, c) for c in columns])
+            for column, c in zip(pending, columns, strict=True):
+                column += _block_column(part, c)
+            if len(pending[0]) >= CHUNK:
+                flush()
             continue
+        flush()
         for start in range(0, len(part), CHUNK):
             chunk = part[start:start + CHUNK]
             insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in chunk] for c in columns])
+    flush()
 
 
 def _block_column(block: Block, column: str) -> list:
