@@ -1,6 +1,8 @@
 """Comparison chart kinds: rQPS against a base, summaries, throughput, printed observations."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import specs, tables
@@ -109,8 +111,15 @@ def throughput_lines(con, d, where):
             for m in microbenchmarks for t in threads if any((m, t, v) in grid for v in variants)]
     table = tables.table([("microbenchmark", False), ("threads", True)] + [(v, True) for v in variants], body,
                          labels=2)
-    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, every["unit"][at[0]], microbenchmarks), table,
+    unit = _lookup(con, "microbenchmark_units")[tests[at[0]]]
+    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, unit, microbenchmarks), table,
                  ["variant", "microbenchmark", "threads", "qps"])
+
+
+@lru_cache(maxsize=4)  # per build's connection: a few hundred ids
+def _lookup(con, name: str) -> dict:
+    """A two-column query (sql/queries/<name>.sql) as a dict: key -> value."""
+    return dict(con.execute(query(name)).fetchall())
 
 
 def _setting_value(settings: str | None, name: str) -> str | None:
@@ -126,8 +135,9 @@ def _setting_value(settings: str | None, name: str) -> str | None:
 def throughput_vs_setting(con, d, where):
     setting, threads = d["setting"], int(d["threads"])
     rows = []
+    settings = _lookup(con, "config_settings")
     for r in _throughput(con, d, where):
-        value = _setting_value(r["settings"], setting)
+        value = _setting_value(settings[r["config"]], setting)
         if r["threads"] == threads and value is not None:
             rows.append({"config": r["config"], "setting_value": value, "threads": r["threads"],
                          "qps": r["qps"], "microbenchmark": label(r["microbenchmark"], r["range"]),
@@ -146,7 +156,7 @@ def throughput_vs_setting(con, d, where):
     body = [[tables.cell(r["setting_value"]), tables.cell(r["config"]), tables.cell(tables.fmt(r["qps"]))]
             for r in rows]
     table = tables.table([(setting, True), ("config", False), ("throughput", True)], body)
-    unit = _throughput(con, d, where)["unit"][0]
+    unit = _lookup(con, "microbenchmark_units")[_throughput(con, d, where)["microbenchmark"][0]]
     return Drawn(rows, specs.throughput_by_setting(d["title"], rows, setting, unit), table,
                  ["setting_value", "config", "build", "microbenchmark", "threads", "qps", "setting_order"])
 

@@ -1,0 +1,2 @@
+-- Every config's settings (name=value;...), by id.
+SELECT id, settings FROM configs;
