@@ -161,9 +161,9 @@ def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict) -> lis
     """The my.cnf file of each variant where its campaign ships one: a file whose name holds the
     config id, and the build's version when several do (mytools names them my.cnf.c<config>_<version>).
     A variant with no such file, or with several left, gets none: never a guess."""
-    files: dict[str, list[tuple[str, bytes]]] = {}
-    for campaign, name, data in con.execute(query("explore_mycnf"), {"server": server}).fetchall():
-        files.setdefault(campaign, []).append((name, data))
+    files: dict[str, list[tuple[str, int]]] = {}
+    for campaign, name, size in con.execute(query("explore_mycnf"), {"server": server}).fetchall():
+        files.setdefault(campaign, []).append((name, size))
     used = con.execute(query("explore_campaign_variants"), {"server": server}).fetchall()
     version = dict(zip(data_variants["variant"], data_variants["version"], strict=True))
     config = dict(zip(data_variants["variant"], data_variants["config"], strict=True))
@@ -175,8 +175,11 @@ def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict) -> lis
             named = [f for f in named if pattern.search(f[0].rsplit("/", 1)[-1])]
         if len(named) != 1:
             continue
-        name, data = named[0]
-        text = data.decode("utf-8", "replace") if len(data) <= MYCNF_MAX_BYTES else None
+        name, size = named[0]
+        text = None
+        if size <= MYCNF_MAX_BYTES:
+            (data,) = con.execute(query("evidence_bytes"), {"campaign": campaign, "name": name}).fetchone()
+            text = data.decode("utf-8", "replace")
         out.append({"campaign": c_at[campaign], "variant": v_at[variant], "name": name,
-                    "url": campaign_url(campaign) + quote(served_name(name, len(data))), "text": text})
+                    "url": campaign_url(campaign) + quote(served_name(name, size)), "text": text})
     return out
