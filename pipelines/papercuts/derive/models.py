@@ -3,13 +3,8 @@ from __future__ import annotations
 
 import duckdb
 
-from ..db import on_threads, sql_files, table_name
+from ..db import on_threads, sql_files
 from .ladders import build_ladders
-
-# Models whose rows no float aggregate reads in their stored order, made on every core:
-# ladder_values is read sorted by every key (derive/ladders.py) or through median() and count()
-# (sql/queries/ladder_lines.sql). x100: 1.03 s on one thread, 0.59 s on two.
-ANY_ORDER = {"ladder_values"}
 
 
 def derive(con: duckdb.DuckDBPyConnection, kept: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -22,8 +17,7 @@ def derive(con: duckdb.DuckDBPyConnection, kept: set[str] | frozenset[str] = fro
     with on_threads(con, 1) as cores:
         done = []
         for path in sql_files("models"):
-            with on_threads(con, cores if table_name(path) in ANY_ORDER else None):
-                con.execute(path.read_text())
+            con.execute(path.read_text())
             done.append(path.stem)
         build_ladders(con, cores, kept)
         done.append("ladders")
