@@ -38,6 +38,8 @@ ROW_BY_ROW = {
     "threads under its minimum": f"{HEADER}\ndell32,b,c,m,100,0,5,\n",
     "a whole number with a sign": f"{HEADER}\ndell32,b,c,m,+100,1,5,\n",
     "an invalid id": f"{HEADER}\ndell32,b;x,c,m,100,1,5,\n",
+    "a byte-order mark on a data line": f"{HEADER}\n\ufeffdell32,b,c,m,100,1,5,\n",
+    "a number past a double's range": f"{HEADER}\ndell32,b,c,m,100,1,1e400,\n",
 }
 
 
@@ -50,6 +52,8 @@ def test_a_plain_file_as_columns_gives_the_rows_read_row_by_row(name):
     assert block is not None and problems.items == [] and len(expected) == block.n
     assert list(block.rows()) == expected
     assert [list(r) for r in block.rows()] == [list(r) for r in expected]  # the same keys in the same order
+    typed = [[(k, type(v), repr(v)) for k, v in r.items()] for r in block.rows()]  # 100 is not 100.0
+    assert typed == [[(k, type(v), repr(v)) for k, v in r.items()] for r in expected]
 
 
 @pytest.mark.parametrize("name", ROW_BY_ROW)

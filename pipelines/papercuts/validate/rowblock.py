@@ -157,7 +157,11 @@ def read_block(data: bytes, rel: str, table: Table, campaign: str, published: st
 
 def _split(body: str, header: list[str]) -> pa.Table | None:
     """The data lines split into fields, every field as its text (Arrow's CSV reader, no quoting,
-    no value read as null); None when a line has another number of fields than the header."""
+    no value read as null); None when a line has another number of fields than the header, or
+    when the data lines start with a byte-order mark, which Arrow would drop (the row-by-row
+    reader reports it: only the file's own start may hold one, and decode() removed that)."""
+    if body.startswith("\ufeff"):
+        return None
     try:
         return pacsv.read_csv(
             pa.py_buffer(body.encode()),
@@ -196,7 +200,10 @@ def _numbers(texts: pa.Array, col: Column) -> list | None:
     given = pc.filter(texts, pc.invert(empty))
     if not pc.all(pc.match_substring_regex(given, _DIGITS if col.kind == "int" else _NUMBER), min_count=0).as_py():
         return None
-    values = pc.cast(pc.if_else(empty, pa.scalar(None, pa.string()), texts), pa.float64())
+    try:  # a text past a double's range: inf or 0.0 in this Arrow, an error in some others
+        values = pc.cast(pc.if_else(empty, pa.scalar(None, pa.string()), texts), pa.float64())
+    except pa.ArrowInvalid:
+        return None
     low, high = (pc.min_max(values)[k].as_py() for k in ("min", "max"))
     if low is not None and ((col.positive and low <= 0) or (col.minimum is not None and low < col.minimum)
                             or (col.maximum is not None and high > col.maximum)

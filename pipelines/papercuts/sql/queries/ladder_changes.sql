@@ -1,5 +1,5 @@
--- The change points of one server's ladders, each ladder's largest first, with the known
--- regression each is, if any.
+-- The change points of one server's ladders, each ladder's largest first (ties by series, then
+-- by position: a total order), with the known regression each is, if any.
 SELECT p.ladder, p.series, p.kind, p."group", p.position, p."before", p."after", p.before_version,
        p.after_version, p.change, p.direction, p.pvalue, k.id AS known, k.title AS known_title,
        k.status AS known_status
@@ -7,4 +7,4 @@ FROM change_points p
 LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
 LEFT JOIN known k ON k.id = ck.known
 WHERE p.server = $server
-ORDER BY p.ladder, p.kind DESC, abs(ln(1 + p.change)) DESC, p.series;
+ORDER BY p.ladder, p.kind DESC, abs(ln(1 + p.change)) DESC, p.series, p.position;
