@@ -21,7 +21,7 @@ from papercuts.paths import PROJECT, Paths
 from papercuts.publish.serve import headers_for, make_server, matches, netlify_headers
 from papercuts.render.frontmatter import page, split
 from papercuts.render.investigations import datafiles
-from papercuts.render.served import served_name
+from papercuts.render.served import GZIP_FROM_BYTES, served_name
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bad" / "69-raw-malformed-vmstat" / "campaigns" / "2026-01-05-raw"
 CAMPAIGN = "campaigns/2026-01-05-raw"
@@ -76,7 +76,7 @@ def test_every_campaign_file_is_published_byte_for_byte_where_its_link_points(si
     big = 0
     for f in committed:
         name = f.relative_to(paths.data / CAMPAIGN).as_posix()
-        if f.stat().st_size < 256 * 1024:
+        if f.stat().st_size < GZIP_FROM_BYTES:
             assert f'href="/{CAMPAIGN}/{quote(name)}"' in html, name
             assert (paths.public / CAMPAIGN / name).read_bytes() == f.read_bytes(), name
             continue
@@ -233,9 +233,8 @@ def test_a_raw_output_that_is_not_utf8_is_an_error_at_its_line(tmp_path):
     assert p.message.startswith("invalid UTF-8 byte 0xe9") and "iconv" in p.hint
 
 
-
 def test_only_large_files_not_compressed_already_are_served_gzipped():
-    big = 256 * 1024
+    big = GZIP_FROM_BYTES
     assert [served_name(n, big) for n in ("a.log", "b.LOG.GZ", "c.tgz", "d.png", "e.csv.xz")] == [
         "a.log.gz", "b.LOG.GZ", "c.tgz", "d.png", "e.csv.xz"]
     assert served_name("a.log", big - 1) == "a.log" and served_name("a.log", None) == "a.log"
@@ -250,6 +249,6 @@ def test_an_investigation_links_each_data_file_where_it_is_served(tmp_path):
                    for b in ("my8028", "my8040"))
     data = write_data(tmp_path / "large", {"campaigns/2026-01-02-test/results.csv":
                                            "server,build,config,microbenchmark,range,threads,qps\n" + rows})
-    assert (data / "campaigns" / "2026-01-02-test" / "results.csv").stat().st_size >= 256 * 1024
+    assert (data / "campaigns" / "2026-01-02-test" / "results.csv").stat().st_size >= GZIP_FROM_BYTES
     large = datafiles(database(data), ["2026-01-02-test"])
     assert [(f["file_url"], f["rows"]) for f in large] == [("/campaigns/2026-01-02-test/results.csv.gz", 8000)]

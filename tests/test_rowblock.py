@@ -223,3 +223,16 @@ def test_a_whole_number_a_float_cannot_hold_exactly_is_left_to_the_row_by_row_re
     unbounded = Column("n", "int")
     assert rowblock._typed(pa.array(["9007199254740991", ""]), unbounded) == [9007199254740991, None]
     assert rowblock._typed(pa.array(["9007199254740993"]), unbounded) is None
+
+
+def test_a_column_of_id_lists_is_typed_once_per_distinct_text():
+    """Any column that is not a number is typed by fields.convert, once per distinct text, each
+    row then given that one value (lists of ids here)."""
+    import pyarrow as pa
+
+    from papercuts.contract import Column
+
+    for texts, lists in ((["a;b", "c", "a;b"], [["a", "b"], ["c"], ["a", "b"]]),
+                         (["a;b", "c;d", "a;b"], [["a", "b"], ["c", "d"], ["a", "b"]])):  # of one length
+        typed = rowblock._typed(pa.array(texts), Column("x", "ids"))
+        assert typed == lists and typed[0] is typed[2]

@@ -15,7 +15,7 @@ COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "ch
 @chart_kind("ladder", "ladder",
             doc="Median rQPS of each group and the shared drift along a version ladder, change points marked.")
 def ladder(con, d, where):
-    found = con.execute("SELECT server FROM ladders WHERE ladder = $ladder", {"ladder": d["ladder"]}).fetchone()
+    found = con.execute(query("ladder_server"), {"ladder": d["ladder"]}).fetchone()
     if not found:
         raise UserError(f"{where}: no ladder '{d['ladder']}'")
     rows = [dict(r) for r in _server_lines(con, found[0]).get(d["ladder"], ())]

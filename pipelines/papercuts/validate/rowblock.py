@@ -190,7 +190,10 @@ def _typed(texts: pa.Array, col: Column) -> list | None:
         values = [convert(t, col) for t in found.dictionary.to_pylist()]
     except FieldError:
         return None
-    return np.array(values, dtype=object)[found.indices.to_numpy(zero_copy_only=False)].tolist()
+    distinct = np.empty(len(values), dtype=object)  # one slot per value, even a list (kind ids)
+    for k, v in enumerate(values):
+        distinct[k] = v
+    return distinct[found.indices.to_numpy(zero_copy_only=False)].tolist()
 
 
 def _numbers(texts: pa.Array, col: Column) -> list | None:
