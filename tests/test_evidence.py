@@ -252,3 +252,43 @@ def test_an_investigation_links_each_data_file_where_it_is_served(tmp_path):
     assert (data / "campaigns" / "2026-01-02-test" / "results.csv").stat().st_size >= GZIP_FROM_BYTES
     large = datafiles(database(data), ["2026-01-02-test"])
     assert [(f["file_url"], f["rows"]) for f in large] == [("/campaigns/2026-01-02-test/results.csv.gz", 8000)]
+
+
+def test_contributed_files_go_beside_hugos_pages_byte_for_byte_linked_or_copied(tmp_path, monkeypatch):
+    """publish/hugo.py links the content tree's contributed files into the published folder, and
+    copies them where a link cannot be made (another file system); a name Hugo already wrote is
+    refused, never overwritten."""
+    from papercuts.problems import UserError
+    from papercuts.publish import hugo
+
+    src = tmp_path / "content" / "_verbatim"
+    files = {"campaigns/a/raw/o.met.all": b"x\ty\n1\t2\n", "campaigns/a/results.csv.gz": bytes(range(256)),
+             "campaigns/b/README.md": b"# not a page\n"}
+    for rel, data in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_bytes(data)
+
+    def published(staging: Path) -> dict:
+        return {str(p.relative_to(staging)): p.read_bytes() for p in staging.rglob("*") if p.is_file()}
+
+    linked = tmp_path / "linked"
+    (linked / "campaigns" / "a").mkdir(parents=True)
+    (linked / "campaigns" / "a" / "index.html").write_bytes(b"<html>")  # Hugo's page, kept
+    hugo._copy_verbatim(src, linked)
+    assert published(linked) == {**files, "campaigns/a/index.html": b"<html>"}
+
+    def no_link(*_):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(hugo.os, "link", no_link)
+    copied = tmp_path / "copied"
+    copied.mkdir()
+    hugo._copy_verbatim(src, copied)
+    assert published(copied) == files
+
+    clash = tmp_path / "clash"
+    (clash / "campaigns" / "b").mkdir(parents=True)
+    (clash / "campaigns" / "b" / "README.md").write_bytes(b"Hugo's")
+    with pytest.raises(UserError, match="campaigns/b/README.md: a contributed file has the name of a page file"):
+        hugo._copy_verbatim(src, clash)
+    assert (clash / "campaigns" / "b" / "README.md").read_bytes() == b"Hugo's"
