@@ -1,8 +1,10 @@
 """Data written once into pages: specs are fetched, not inlined; large tables are cut with a link."""
 from __future__ import annotations
 
-import json
 import re
+
+from papercuts.render.charts import TABLE_SUFFIX
+from papercuts.render.frontmatter import split
 
 
 def pages(site):
@@ -45,26 +47,34 @@ def test_a_comparison_chart_is_written_once_and_its_server_page_shows_the_campai
 
 
 def test_table_files_are_read_at_build_time_not_published(site):
-    assert list(site.generated.rglob("*.table.json"))
-    assert not list(site.public.rglob("*.table.json"))
+    assert list(site.generated.rglob(f"*.{TABLE_SUFFIX}"))
+    assert not list(site.public.rglob(f"*.{TABLE_SUFFIX}"))
+
+
+def _tables(site):
+    """(chart id, its table's HTML file, its front-matter entry, its page's HTML) of every table."""
+    for path in sorted(site.generated.rglob(f"*.{TABLE_SUFFIX}")):
+        chart = path.name.removesuffix(f".{TABLE_SUFFIX}")
+        meta, _ = split((path.parent / "index.md").read_text(), str(path))
+        entry = next(c for c in meta["charts"] if c["id"] == chart)
+        html = (site.public / path.parent.relative_to(site.generated) / "index.html").read_text()
+        figure = html.split(f'id="chart-{chart}"', 1)[1].split("</figure>", 1)[0]
+        yield chart, path.read_text(), entry, figure
 
 
 def test_a_large_table_is_cut_at_100_rows_with_a_link_to_its_whole_csv(site):
     cut = 0
-    for table_path in site.generated.rglob("*.table.json"):
-        table = json.loads(table_path.read_text())
-        assert len(table["rows"]) == min(table["total"], 100)  # the file holds only what is shown
-        if table["total"] <= 100:
+    for _, table, entry, figure in _tables(site):
+        shown = table.count("<tr>") - 1  # the header row
+        total = (entry.get("table_cut") or {}).get("total", shown)
+        assert shown == min(total, 100)  # the file holds only what is shown
+        assert table in figure  # the page prints it as written
+        if total <= 100:
             continue
-        rows = range(table["total"])
-        chart = table_path.name.removesuffix(".table.json")
-        folder = table_path.parent.relative_to(site.generated)
-        html = (site.public / folder / "index.html").read_text()
-        figure = html.split(f'id="chart-{chart}"', 1)[1].split("</figure>", 1)[0]
         assert figure.count("<tr>") == 100 + 1  # the header row and the first 100
-        assert f"The first 100 of {len(rows)} table rows" in figure
+        assert f"The first 100 of {total} table rows" in figure
         csv_url = re.search(r'<p class="table-cut">.*?href="([^"]+)"', figure, re.S)[1]
-        assert csv_url.endswith(f"{chart}.csv") and (site.public / csv_url.lstrip("/")).is_file()
+        assert csv_url.endswith(entry["csv"]) and (site.public / csv_url.lstrip("/")).is_file()
         cut += 1
     assert cut > 0
 
@@ -75,14 +85,9 @@ def test_only_large_tables_are_left_to_lay_out_near_the_viewport(site):
     from papercuts.render.tables import LARGE_CELLS
 
     large = small = 0
-    for table_path in site.generated.rglob("*.table.json"):
-        table = json.loads(table_path.read_text())
-        is_large = len(table["rows"]) * len(table["columns"]) > LARGE_CELLS
-        assert table["large"] == is_large
-        chart = table_path.name.removesuffix(".table.json")
-        html = (site.public / table_path.parent.relative_to(site.generated) / "index.html").read_text()
-        figure = html.split(f'id="chart-{chart}"', 1)[1].split("</figure>", 1)[0]
-        assert ('class="table-wrap large"' in figure) == is_large, table_path
+    for chart, table, _, figure in _tables(site):
+        is_large = table.count("<td") > LARGE_CELLS
+        assert ('class="table-wrap large"' in figure) == is_large, chart
         large += is_large
         small += not is_large
     assert large >= 2 and small > 100

@@ -72,3 +72,45 @@ def test_throughput_against_threads_draws_the_newest_16_of_50_variants(wide):
     header = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', figure)
     assert header == ["microbenchmark", "threads"] + every[-16:]
     assert "It draws the newest 16 of the campaign&#39;s 50 variants" in figure
+
+
+def test_a_table_prints_every_label_and_cell_as_text_escaped_as_hugo_escapes_it():
+    """tables.html writes the table Hugo used to print from JSON: each label and cell escaped as
+    Go's html/template escapes text (" ' & + < > and NUL), so hostile text stays text and the page
+    is byte for byte what it was (layouts/_partials/data-table.html prints the HTML as is)."""
+    from html.parser import HTMLParser
+
+    hostile = ["<img src=x onerror=alert(1)>", "</td></tr></table><script>alert(2)</script>",
+               "a \"quoted\" 'one' & +1", "nul\0here", "plain"]
+    cell = tables.cell
+    t = tables.shown(tables.table([(h, False) for h in hostile[:2]] + [(hostile[2], True)],
+                                  [[cell(hostile[3]), cell(hostile[4]), cell(hostile[0], "lt1 s2")],
+                                   [cell(hostile[1]), cell(""), cell(hostile[2])]]))
+    out = tables.html(t)
+    assert '&lt;img src=x onerror=alert(1)&gt;' in out and "&#34;quoted&#34; &#39;one&#39; &amp; &#43;1" in out
+    assert "nul\ufffdhere" in out and "\0" not in out
+
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.tags, self.cells, self.text = [], [], None
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, attrs))
+            if tag in ("th", "td"):
+                self.text = ""
+
+        def handle_endtag(self, tag):
+            if tag in ("th", "td"):
+                self.cells.append(self.text)
+
+        def handle_data(self, data):
+            if self.text is not None:
+                self.text += data
+
+    p = Cells()
+    p.feed(out)
+    assert {tag for tag, _ in p.tags} == {"div", "table", "thead", "tbody", "tr", "th", "td"}  # no other markup
+    assert p.cells == [*hostile[:3], hostile[3].replace("\0", "\ufffd"), hostile[4], hostile[0], hostile[1], "",
+                       hostile[2]]
+    assert [a for tag, a in p.tags if tag == "td"][2] == [("class", "num lt1 s2")]

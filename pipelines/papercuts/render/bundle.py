@@ -1,15 +1,15 @@
-"""Write one Hugo page bundle: index.md plus each chart's spec, table and CSV, and each chart's
+"""Write one Hugo page bundle: index.md plus each chart's spec, table (its HTML) and CSV, and each chart's
 embed page (render/embeds.py). A chart shown from another page (`from`: its page path) has its
 files there; its front matter here says so, and its embed page draws them."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from .charts import Chart
+from .charts import TABLE_SUFFIX, Chart
 from .embeds import check_unique, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 from .images import enabled as images_enabled
-from .tables import shown
+from .tables import html, shown
 
 
 def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path) -> None:
@@ -26,7 +26,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
     written: dict[str, str] = {}
     for c in charts:
         write_json(folder / f"{c.id}.vl.json", c.spec)
-        write_json(folder / f"{c.id}.table.json", shown(c.table))
+        (folder / f"{c.id}.{TABLE_SUFFIX}").write_text(html(shown(c.table)))
         name = f"{c.data or c.id}.csv"  # a file charts share is written once
         if name not in written:
             written[name] = c.csv

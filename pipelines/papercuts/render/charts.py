@@ -19,8 +19,13 @@ from . import (
     ladder_charts,
     profile_charts,
     repetition_charts,
+    tables,
 )
 from .registry import KINDS, Drawn, Kind
+
+# A chart's table as its page prints it (tables.html), read by Hugo and never published. Not .html:
+# Hugo would take that for a page of its own.
+TABLE_SUFFIX = "table.frag"
 
 # The modules whose @chart_kind functions fill the registry when imported.
 KIND_MODULES = (comparison_charts, calibration_charts, cost_charts, profile_charts, repetition_charts,
@@ -43,8 +48,9 @@ class Chart:
 
     def front_matter(self) -> dict:
         return {"id": self.id, "kind": self.kind, "title": self.title, "caption": self.caption,
-                "spec": f"{self.id}.vl.json", "table": f"{self.id}.table.json",
+                "spec": f"{self.id}.vl.json", "table": f"{self.id}.{TABLE_SUFFIX}",
                 "csv": f"{self.data or self.id}.csv", "rows": self.rows, "explore": self.explore,
+                **({"table_cut": cut} if (cut := tables.cut(self.table)) else {}),
                 **({"source": self.source} if self.source else {})}
 
 

@@ -53,14 +53,13 @@ LARGE_CELLS = 600
 
 
 def shown(t: dict) -> dict:
-    """What the page's table file holds: the first SHOWN_ROWS rows and its label columns with the
-    last SHOWN_COLUMNS others, with each cell's final class (`num` added in numeric columns: the
-    page prints, it does not compute, per cell), how many rows and columns there are (the CSV has
-    every cell), and whether what is shown is large."""
+    """What the page's table shows: the first SHOWN_ROWS rows and its label columns with the last
+    SHOWN_COLUMNS others, with each cell's final class (`num` added in numeric columns: the page
+    prints, it does not compute, per cell), how many rows and columns there are (the CSV has every
+    cell), and whether what is shown is large."""
     columns = t["columns"]
     numeric = [c["numeric"] for c in columns]
-    labels = t.get("labels", next((i for i, num in enumerate(numeric) if num), len(columns)))
-    keep = list(range(labels)) + list(range(max(labels, len(columns) - SHOWN_COLUMNS), len(columns)))
+    keep, labels = _kept_columns(t)
     rows = []
     for row in t["rows"][:SHOWN_ROWS]:
         if len(row) != len(columns):
@@ -69,6 +68,53 @@ def shown(t: dict) -> dict:
     cut = {"shown": len(keep) - labels, "of": len(columns) - labels} if len(keep) < len(columns) else None
     return {"columns": [columns[i] for i in keep], "rows": rows, "total": len(t["rows"]),
             "columns_cut": cut, "large": len(rows) * len(keep) > LARGE_CELLS}
+
+
+def _kept_columns(t: dict) -> tuple[list[int], int]:
+    """(the columns a page shows, how many of them label a row)."""
+    columns = t["columns"]
+    labels = t.get("labels", next((i for i, c in enumerate(columns) if c["numeric"]), len(columns)))
+    return list(range(labels)) + list(range(max(labels, len(columns) - SHOWN_COLUMNS), len(columns))), labels
+
+
+def cut(t: dict) -> dict | None:
+    """What a page leaves out of a table, for the note under it (layouts/_partials/data-table.html):
+    `rows` shown of `total`, and `columns` (`shown` of `of` value columns) when they are cut; None
+    when the page shows the whole table."""
+    keep, labels = _kept_columns(t)
+    total, columns = len(t["rows"]), len(t["columns"])
+    if total <= SHOWN_ROWS and len(keep) == columns:
+        return None
+    return {"rows": min(total, SHOWN_ROWS), "total": total,
+            "columns": {"shown": len(keep) - labels, "of": columns - labels} if len(keep) < columns else None}
+
+
+# Go's html/template escaping of text and of a quoted attribute (htmlEscaper), character for
+# character: the table is written here, as Hugo wrote it from a JSON file (1.2 million cells
+# at x100 parsed and printed by Hugo took about a second of its run and half its memory).
+_HTML = str.maketrans({"\0": "\ufffd", '"': "&#34;", "'": "&#39;", "&": "&amp;", "+": "&#43;",
+                       "<": "&lt;", ">": "&gt;"})
+
+
+def html(t: dict) -> str:
+    """A shown table (`shown`) as the page prints it: every label and cell escaped, never markup;
+    its classes checked by `shown`."""
+    escaped: dict[str, str] = {}
+
+    def esc(text: str) -> str:
+        out = escaped.get(text)
+        if out is None:
+            out = escaped[text] = str(text).translate(_HTML)
+        return out
+
+    def td(c: dict) -> str:
+        return f'<td class="{esc(c["class"])}">{esc(c["text"])}</td>' if c["class"] else f"<td>{esc(c['text'])}</td>"
+
+    head = "".join(('<th scope="col" class="num">' if c["numeric"] else '<th scope="col">') + esc(c["label"]) + "</th>"
+                   for c in t["columns"])
+    body = "".join("\n    <tr>" + "".join(map(td, row)) + "</tr>" for row in t["rows"])
+    return (f'\n<div class="table-wrap{" large" if t["large"] else ""}">\n<table class="data-table">\n'
+            f"  <thead><tr>{head}</tr></thead>\n  <tbody>{body}\n  </tbody>\n</table>\n</div>")
 
 
 def _cell_class(cls: str, numeric: bool) -> str:
