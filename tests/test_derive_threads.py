@@ -42,3 +42,56 @@ def test_ladders_read_on_two_threads_are_those_read_on_one():
     assert len(one["change_points"]) >= 48 * 14  # each ladder's 14 stepped series at least
     for table in one:
         assert two[table] == one[table], table
+
+
+# SYNTHETIC: 30 campaigns × 12 builds × 2 configs × 175 microbenchmarks × 2 ranges × 2 thread counts
+# = 504,000 measured values (several row groups), and published ratios for two more campaigns.
+SOURCES = """
+CREATE TABLE builds AS
+SELECT 'b' || i AS id, 'mysql' AS dbms, 'innodb' AS engine, '8.0.' || i AS version, [8, 0, i] AS version_key
+FROM range(12) t(i);
+CREATE TABLE microbenchmarks AS
+SELECT 'test-' || m AS name, ['point', 'range', 'write'][m % 3 + 1] AS "group", 'g' || (m % 4) AS group4
+FROM range(175) t(m);
+CREATE TABLE measured_qps AS
+SELECT 'c' || lpad(c::VARCHAR, 2, '0') AS campaign, 's' AS server, 'b' || b AS build,
+       ['z1a_c8r32', 'z1b_c8r32'][cf + 1] AS config, 'test-' || m AS microbenchmark, [10, 100][rg + 1] AS "range",
+       th AS threads, 1000 + (hash(c, b, cf, m, rg, th) % 1000)::DOUBLE AS qps, 1 AS repetitions,
+       NULL::DOUBLE AS log_var
+FROM range(30) a(c), range(12) v(b), range(2) f(cf), range(175) w(m), range(2) r(rg), (VALUES (1), (16)) t(th)
+ORDER BY hash(c, b, cf, m, rg, th);
+CREATE TABLE campaign_bases AS
+SELECT DISTINCT campaign, server, 'mysql' AS dbms, 'innodb' AS engine, 'b0' AS base_build,
+       'z1a_c8r32' AS base_config FROM measured_qps;
+CREATE TABLE relative AS
+SELECT 'p' || c AS campaign, 's' AS server, th AS threads, 'b0' AS base_build, 'z1a_c8r32' AS base_config,
+       'b' || b AS build, 'z1a_c8r32' AS config, 'test-' || m AS microbenchmark, 10 AS "range",
+       0.5 + (hash(c, b, m, th) % 100)::DOUBLE / 100 AS rqps
+FROM range(2) a(c), range(1, 12) v(b), range(175) w(m), (VALUES (1), (16)) t(th);
+"""
+
+
+def models_on(cores: int) -> dict[str, list]:
+    from papercuts.db import sql_files, table_name
+    from papercuts.derive.models import ALL_CORES
+
+    con = duckdb.connect()
+    con.execute(SOURCES)
+    con.execute(f"SET threads = {cores}")
+    made = {}
+    for path in sql_files("models"):
+        if table_name(path) in ALL_CORES:
+            con.execute(path.read_text())
+            made[table_name(path)] = con.execute(f"SELECT * FROM {table_name(path)}").fetchall()
+    return made
+
+
+def test_models_made_on_every_core_are_those_made_on_one_row_for_row():
+    """derive/models.py ALL_CORES: their ORDER BY leaves no tie, so neither a value nor a row's
+    place depends on how many threads made them (the incremental build's test holds the database
+    to a clean build's, row for row)."""
+    one, two = models_on(1), models_on(2)
+    assert set(one) == {"rqps", "ladder_values"}
+    assert len(one["rqps"]) == 30 * (12 * 2 - 1) * 175 * 2 * 2 + 2 * 11 * 175 * 2  # every variant but the base
+    for table in one:
+        assert two[table] == one[table], table

@@ -1,10 +1,11 @@
 -- rQPS = QPS(variant) / QPS(base), per server, threads and microbenchmark.
--- Measured ratios are computed here; published ratios are taken as printed.
+-- Measured ratios are computed here; published ratios are taken as printed. Rows in their
+-- sources' order, measured first, to the last tie: made on every core (derive/models.py ALL_CORES).
 CREATE TABLE rqps AS
 WITH measured AS (
     SELECT q.campaign, q.server, q.threads, b.base_build, b.base_config, q.build, q.config,
            q.microbenchmark, q."range", q.qps / base.qps AS rqps, q.qps, base.qps AS base_qps,
-           'measured' AS origin
+           'measured' AS origin, q.rowid AS pos
     FROM measured_qps q
     JOIN builds qb ON qb.id = q.build
     JOIN campaign_bases b
@@ -17,9 +18,10 @@ WITH measured AS (
 ), published AS (
     SELECT campaign, server, threads, base_build, base_config, build, config,
            microbenchmark, "range", rqps, NULL::DOUBLE AS qps, NULL::DOUBLE AS base_qps,
-           'published' AS origin
+           'published' AS origin, rowid AS pos
     FROM relative
 )
-SELECT u.*, m."group", m.group4
+SELECT u.* EXCLUDE (pos), m."group", m.group4
 FROM (SELECT * FROM measured UNION ALL SELECT * FROM published) u
-JOIN microbenchmarks m ON m.name = u.microbenchmark;
+JOIN microbenchmarks m ON m.name = u.microbenchmark
+ORDER BY u.origin, u.pos;

@@ -3,10 +3,12 @@
 -- A ladder is one campaign, server, DBMS, engine, config family and thread count; the config
 -- family is the config id without mytools' template token (z12a_c8r32 and z12b_c8r32 are one
 -- family, z12a_gtid_c32r128 another), so that a template bump does not split a ladder.
+-- Rows in measured_qps' order, then published values by their key, to the last tie: made on
+-- every core (derive/models.py ALL_CORES).
 CREATE TABLE ladder_values AS
 WITH runs AS (
     SELECT campaign, server, build, config, microbenchmark, "range", threads,
-           qps AS value, repetitions, log_var
+           qps AS value, repetitions, log_var, rowid AS pos
     FROM measured_qps
 ), published AS (
     SELECT campaign, server, build, config, microbenchmark, "range", threads, rqps AS value,
@@ -19,12 +21,13 @@ WITH runs AS (
 ), v AS (
     SELECT * FROM runs
     UNION ALL
-    SELECT p.* FROM published p
+    SELECT p.*, NULL AS pos FROM published p
     WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.campaign = p.campaign AND r.server = p.server
                       AND r.threads = p.threads)
 )
-SELECT v.*, b.dbms, b.engine, b.version, b.version_key, m."group",
+SELECT v.* EXCLUDE (pos), b.dbms, b.engine, b.version, b.version_key, m."group",
        regexp_replace(v.config, '^[xz][0-9]+[a-z]*_', '') AS family
 FROM v
 JOIN builds b ON b.id = v.build
-JOIN microbenchmarks m ON m.name = v.microbenchmark;
+JOIN microbenchmarks m ON m.name = v.microbenchmark
+ORDER BY v.pos NULLS LAST, v.campaign, v.server, v.build, v.config, v.microbenchmark, v."range", v.threads, v.value;
