@@ -127,6 +127,9 @@ def pivot_ratios(rows: Columns, variants: list[str], row_key: str = "microbenchm
     """Microbenchmarks down, variants across, rQPS in the cells (as the seeds print them). Only
     the columns a page shows (shown: the last SHOWN_COLUMNS variants) have their cells filled:
     the others are written nowhere, and the CSV has every value."""
+    hidden = variants[:max(0, len(variants) - SHOWN_COLUMNS)]
+    drawn = variants[len(hidden):]
+    wanted = set(drawn)
     order: list[tuple] = []
     cells: dict[tuple, dict] = {}
     noise = rows["noise"] if "noise" in rows else [NOISE] * len(rows)
@@ -134,16 +137,18 @@ def pivot_ratios(rows: Columns, variants: list[str], row_key: str = "microbenchm
             zip(rows["order"], rows["group"], rows[row_key], rows["variant"], rows["rqps"], noise, strict=True),
             key=lambda t: t[0]):
         key = (group, name)
-        if key not in cells:
+        found = cells.get(key)
+        if found is None:
             order.append(key)
-            cells[key] = {}
-        cells[key][variant] = (rqps, band)
-    hidden = variants[:max(0, len(variants) - SHOWN_COLUMNS)]
+            found = cells[key] = {}
+        if variant in wanted:
+            found[variant] = (rqps, band)
+    unfilled = [cell("")] * len(hidden)  # one cell for every hidden column: never shown, never changed
     out = []
     for key in order:
-        out.append([cell(key[0]), cell(key[1])] + [cell("") for _ in hidden] + [
+        out.append([cell(key[0]), cell(key[1]), *unfilled] + [
             cell(fmt(cells[key][v][0]), ratio_class(*cells[key][v])) if v in cells[key] else cell(fmt(None))
-            for v in variants[len(hidden):]])
+            for v in drawn])
     return table([("group", False), ("microbenchmark", False)] + [(v, True) for v in variants], out)
 
 
