@@ -236,3 +236,29 @@ def test_a_column_of_id_lists_is_typed_once_per_distinct_text():
                          (["a;b", "c;d", "a;b"], [["a", "b"], ["c", "d"], ["a", "b"]])):  # of one length
         typed = rowblock._typed(pa.array(texts), Column("x", "ids"))
         assert typed == lists and typed[0] is typed[2]
+
+
+def test_a_row_that_repeats_one_read_before_it_in_the_campaign_is_a_duplicate_whichever_came_first():
+    """validate/duplicates.py takes a plain file's keys in one set operation when they all differ
+    from each other and from the rows read before it; a key met before (a raw output's result read
+    first) still sends it through row by row."""
+    from papercuts.validate.duplicates import check_duplicates
+
+    text = ("server,build,config,microbenchmark,range,threads,qps\n"
+            "dell32,b1,c1,point-query,100,1,10\ndell32,b2,c1,point-query,100,1,11\n")
+    block = rowblock.read_block(text.encode(), "c/results.csv", RESULTS, "c", "/p")
+    raw = {**{k: block.row(1)[k] for k in RESULTS.key}, "qps": 11.0, "campaign": "c", "_file": "c/raw/run.txt",
+           "_line": 7, "_cols": {}}
+    for first, second, where, before in (([raw], block, "c/results.csv:3:1", 7),
+                                         (block, [raw], "c/raw/run.txt:7:1", 3)):
+        rows, problems = rowblock.Rows(), Problems()
+        rows.extend(first)
+        rows.extend(second)
+        check_duplicates({"results": rows}, problems)
+        assert [p.render() for p in problems.items] == [
+            f"{where}: error: duplicate row: same {', '.join(RESULTS.key)} as line {before} "
+            "(remove one, or number them with a repetition column)"]
+    rows, problems = rowblock.Rows(), Problems()
+    rows.extend(block)
+    check_duplicates({"results": rows}, problems)
+    assert problems.items == []
