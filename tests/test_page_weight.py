@@ -112,3 +112,22 @@ def test_every_class_a_ratio_can_get_is_one_a_table_cell_may_carry():
 
     got = {ratio_class(v / 100, band) for v in range(-5, 400) for band in (0.0, 0.01, 0.05)} | {ratio_class(None)}
     assert got == RATIO_CLASSES
+
+
+def test_a_heatmaps_caption_names_its_own_column_of_the_shared_csv(site):
+    """A comparison's heatmaps share one CSV, a column per thread count: each caption names the
+    column its own chart draws (the spec's filter), which the CSV has."""
+    import json
+
+    named = 0
+    for index in sorted(site.generated.glob("campaigns/*/index.md")):
+        meta, _ = split(index.read_text(), str(index))
+        for c in meta.get("charts") or []:
+            if c["kind"] != "rqps-heatmap" or "a column per count" not in c["caption"]:
+                continue
+            spec = json.loads((index.parent / c["spec"]).read_text())
+            column = spec["transform"][0]["filter"]["field"]
+            assert f"(this chart's: {column})" in c["caption"], c["id"]
+            assert column in (index.parent / c["csv"]).read_text().split("\n", 1)[0].split(","), c["id"]
+            named += 1
+    assert named >= 20

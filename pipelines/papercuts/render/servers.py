@@ -70,7 +70,7 @@ def comparison_sections(con, server: str, campaign: str | None = None) -> list[t
                        "red is below 1.0 (slower), blue above, grey within the noise the chart's subtitle "
                        "states (measured on the campaign's version ladders where it has three builds or more)."
                        + (" Its CSV holds the comparison at every thread count, a column per count "
-                          "(rqps_t4 at 4 threads)." if each else ""),
+                          f"(this chart's: rqps_t{c['threads']})." if each else ""),
             "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base,
             # one data file for the comparison's heatmaps, a thread count each (datafile.share)
             **({"shares": slug("rqps", c["campaign"], base)} if each else {})},
