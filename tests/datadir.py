@@ -61,7 +61,7 @@ def database(data: Path) -> duckdb.DuckDBPyConnection:
     ds, problems = validate(Paths.make(data=data))
     assert [p.render() for p in problems.errors] == []
     con = duckdb.connect()
-    ingest(ds, con)
+    ingest(ds, con, None)
     derive(con)
     return con
 

@@ -46,7 +46,7 @@ def test_a_server_alias_names_its_server(tmp_path):
     assert problems == []
     assert ds.rows["calibrations"][0]["server"] == "c8r32"  # validation reports, it does not rewrite
     con = duckdb.connect()
-    ingest(ds, con)
+    ingest(ds, con, None)
     assert con.execute("SELECT server FROM calibrations").fetchall() == [("box",)]
 
 

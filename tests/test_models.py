@@ -131,7 +131,7 @@ def test_derived_tables_are_the_same_bits_on_every_build():
     for _ in range(4):
         con = duckdb.connect()
         con.execute("SET threads = 8")
-        ingest(ds, con)
+        ingest(ds, con, None)
         derive(con)
         names = [n for (n,) in con.execute("SELECT table_name FROM information_schema.tables "
                                            "WHERE table_type = 'BASE TABLE' ORDER BY 1").fetchall()]

@@ -138,7 +138,7 @@ def test_columns_and_rows_load_the_same_database(tmp_path, monkeypatch):
         ds, problems = _checked(planted, monkeypatch, blocks)
         assert not problems.errors
         con = duckdb.connect()
-        ingest(ds, con)
+        ingest(ds, con, None)
         tables.append({t: con.execute(f"SELECT * FROM {t}").fetchall() for (t,) in con.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1").fetchall()})
     assert tables[0] == tables[1]

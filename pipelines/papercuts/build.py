@@ -19,7 +19,7 @@ import duckdb
 from .db import release_arrow_memory
 from .derive.models import derive
 from .fingerprint import forget, inputs_digest, remember, unchanged
-from .ingest import previous
+from .ingest import blobs, previous
 from .ingest.previous import common_digest
 from .ingest.tables import ingest
 from .paths import Paths
@@ -181,7 +181,8 @@ def _build(paths: Paths, timings: Timings) -> Problems:
     con = duckdb.connect(str(db_tmp))
     try:
         with timings.stage("ingest", "loading DuckDB"):
-            kept = ingest(ds, con, paths.db, common_digest(paths))
+            kept = ingest(ds, con, paths.blobs, paths.db, common_digest(paths))
+            stored = {f["sha256"] for t in ("evidence", "calibration_evidence") for f in ds.rows.get(t, [])}
             ds.rows.clear()  # what is left to read is in the database
             release_arrow_memory()
         if timings.say and kept:
@@ -214,4 +215,5 @@ def _build(paths: Paths, timings: Timings) -> Problems:
             remove(leftover)
         raise
     replace_path(db_tmp, paths.db)
+    blobs.keep(paths.blobs, stored)  # the files the database in place names
     return problems

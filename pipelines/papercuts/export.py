@@ -35,7 +35,7 @@ def export(paths: Paths, table: str, out: str) -> tuple[Path, int]:
     if problems.errors:
         raise UserError(f"{len(problems.errors)} error(s) in {paths.rel(paths.data)}", problems.sorted())
     con = duckdb.connect()
-    ingest(ds, con)
+    ingest(ds, con, None)
     derive(con)
     sql = (SQL / "exports" / f"{table}.sql").read_text().strip().rstrip(";")
     rows = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]

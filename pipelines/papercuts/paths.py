@@ -60,6 +60,11 @@ class Paths:
         return self.build / "papercuts.duckdb"
 
     @property
+    def blobs(self) -> Path:
+        """Contributed files' bytes by SHA-256 (ingest/blobs.py), beside the database."""
+        return self.build / "blobs"
+
+    @property
     def generated(self) -> Path:
         return self.build / "content"
 

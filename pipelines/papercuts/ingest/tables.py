@@ -11,7 +11,7 @@ from ..db import insert_columns, sql_files, table_name
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
 from ..validate.rowblock import Block, Rows, parts
-from . import previous
+from . import blobs, previous
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 from .canonical import canonicalize
 
@@ -126,12 +126,17 @@ def check_loaded(con: duckdb.DuckDBPyConnection) -> None:
             raise RuntimeError(f"sql/checks/{path.name}: {bad}")
 
 
-def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, last: Path | None = None, common: str = "") -> set[str]:
-    """Load the checked dataset. With `common` (previous.common_digest) and every campaign's folder
-    digest, the database records what it is made of, and the rows of campaigns unchanged since the
-    database `last` was made are copied from it; returns those campaigns. The last database stays
-    attached when some were (derive copies their ladders too; previous.detach after it)."""
+def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None, last: Path | None = None,
+           common: str = "") -> set[str]:
+    """Load the checked dataset, and the contributed files' bytes into the folder `store` (none: a
+    database to query, not to publish from; ingest/blobs.py). With `common`
+    (previous.common_digest) and every campaign's folder digest, the database records what it is
+    made of, and the rows of campaigns unchanged since the database `last` was made are copied from
+    it; returns those campaigns. The last database stays attached when some were (derive copies
+    their ladders too; previous.detach after it)."""
     canonicalize(ds)
+    if store is not None:
+        blobs.put(store, [*ds.rows.get("evidence", []), *ds.rows.get("calibration_evidence", [])])
     for path in sql_files("schema"):
         con.execute(path.read_text())
     whole = bool(common) and len(ds.digests) == len(ds.campaigns)

@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 
 from ..db import fetch_dicts, query
+from ..ingest import blobs
 from ..paths import Paths, calibration_url, server_url
 from .bundle import write_bundle
 from .charts import make_chart
@@ -111,10 +112,10 @@ def _comparison_sections(cals: list[dict]) -> list[tuple[str, list[dict]]]:
     return sections
 
 
-def _entry(con, cal: dict, folder: Path) -> dict:
+def _entry(con, cal: dict, folder: Path, store: Path) -> dict:
     """One calibration's provenance, with its files (recorded at validation) written beside the page."""
     recorded = fetch_dicts(con, query("calibration_evidence"), {"calibration": cal["id"]})
-    content = {r["name"]: r["bytes"] for r in recorded}
+    content = {r["name"]: blobs.get(store, r["sha256"], r["size"]) for r in recorded}
     files = []
     for f in [{"file": cal["file"], "rows": None}] + fetch_dicts(
             con, query("calibration_files"), {"calibration": cal["id"]}):
@@ -134,7 +135,7 @@ def render_calibration_page(con: duckdb.DuckDBPyConnection, paths: Paths, out_ro
     sections = _comparison_sections(cals)
     charts = [make_chart(con, d, "calibration page") for _, defs in sections for d in defs]
     folder = out_root / "calibration"
-    meta = {"title": "Calibration", "calibrations": [_entry(con, c, folder) for c in cals],
+    meta = {"title": "Calibration", "calibrations": [_entry(con, c, folder, paths.blobs) for c in cals],
             "charts": [c.front_matter() for c in charts],
             "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]}
     body = render_template("calibration.md.j2")

@@ -8,6 +8,7 @@ from urllib.parse import quote
 import duckdb
 
 from ..db import fetch_dicts, query
+from ..ingest import blobs
 from ..paths import VERBATIM, Paths, campaign_url, investigation_url, server_url
 from .bundle import write_bundle
 from .charts import make_charts
@@ -33,11 +34,12 @@ def render_campaign_index(out_root: Path) -> int:
 
 
 @lru_cache(maxsize=1)  # per process: a worker fetches them once, for every campaign it writes
-def _evidence(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, bytes]]]:
-    """campaign -> its files, fetched in one query and only when a campaign page is written."""
-    out: dict[str, list[tuple[str, bytes]]] = {}
-    for cid, name, content in con.execute(query("campaign_evidence")).fetchall():
-        out.setdefault(cid, []).append((name, content))
+def _evidence(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str, int]]]:
+    """campaign -> its files (name, SHA-256, size), fetched in one query and only when a campaign
+    page is written."""
+    out: dict[str, list[tuple[str, str, int]]] = {}
+    for cid, name, sha256, size in con.execute(query("campaign_evidence")).fetchall():
+        out.setdefault(cid, []).append((name, sha256, size))
     return out
 
 
@@ -49,10 +51,10 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
     rows = {f["file"]: f["rows"] for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})}
     prefix = f"{paths.data.name}/campaigns/{c['id']}/"
     files = []
-    for name, content in _evidence(con).get(c["id"], []):
+    for name, sha256, size in _evidence(con).get(c["id"], []):
         # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
         # the raw tree is served as inert text by the headers in netlify.toml.
-        served, content = published(name, content)
+        served, content = published(name, blobs.get(paths.blobs, sha256, size))
         dest = out_root / VERBATIM / "campaigns" / c["id"] / served
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(content)

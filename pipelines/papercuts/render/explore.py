@@ -19,6 +19,7 @@ import duckdb
 
 from ..contract import OP_COSTS, dbms_name
 from ..db import query
+from ..ingest import blobs
 from ..paths import campaign_url, server_url
 from . import colours
 from .charts import variant_colours
@@ -34,9 +35,9 @@ MYCNF_MAX_BYTES = 65536  # larger files are linked, not inlined in the data file
 HIGHER_IS_BETTER = {"ipc"}  # of the per-op costs: for every other one, more is worse
 
 
-def explore_units(con: duckdb.DuckDBPyConnection) -> list[Unit]:
-    """A unit per server: its data files."""
-    return [Unit(f"explore {server}", _server_files, (server,), server=server)
+def explore_units(con: duckdb.DuckDBPyConnection, store: Path) -> list[Unit]:
+    """A unit per server: its data files (`store`: the contributed files' bytes, ingest/blobs.py)."""
+    return [Unit(f"explore {server}", _server_files, (server, store), server=server)
             for server, _ in con.execute(query("explore_servers")).fetchall()]
 
 
@@ -58,11 +59,11 @@ def render_explore(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
     return 1
 
 
-def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str) -> int:
+def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str, store: Path) -> int:
     """A server's data file, and its costs file when it has per-operation costs (no page)."""
     folder = root / "explore"
     folder.mkdir(parents=True, exist_ok=True)
-    data, costs = server_data(con, server)
+    data, costs = server_data(con, server, store)
     write_json(folder / f"{server}.json", data)
     if costs["value"]:
         write_json(folder / f"{server}.costs.json", costs)
@@ -91,7 +92,7 @@ def runs(values: list) -> list | dict:
     return {"runs": flat} if len(flat) < len(values) else values
 
 
-def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict]:
+def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tuple[dict, dict]:
     """The explorer's data for one server, and its per-op costs (a second, optional file)."""
     p = {"server": server}
     campaigns = _columns(con, "explore_campaigns", p)
@@ -145,7 +146,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
                     "group": changes["group"], "before": _index(changes["before"], v_at),
                     "after": _index(changes["after"], v_at), "change": changes["change"],
                     "pvalue": changes["pvalue"]},
-        "mycnf": _mycnf(con, server, variants, v_at, c_at),
+        "mycnf": _mycnf(con, server, variants, v_at, c_at, store),
     }
     metrics = sorted(set(costs["metric"]), key=list(OP_COSTS).index)
     m_at = {m: i for i, m in enumerate(metrics)}
@@ -157,13 +158,13 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str) -> tuple[dict, dict
     return data, cost_data
 
 
-def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict) -> list[dict]:
+def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict, store: Path) -> list[dict]:
     """The my.cnf file of each variant where its campaign ships one: a file whose name holds the
     config id, and the build's version when several do (mytools names them my.cnf.c<config>_<version>).
     A variant with no such file, or with several left, gets none: never a guess."""
-    files: dict[str, list[tuple[str, int]]] = {}
-    for campaign, name, size in con.execute(query("explore_mycnf"), {"server": server}).fetchall():
-        files.setdefault(campaign, []).append((name, size))
+    files: dict[str, list[tuple[str, int, str]]] = {}
+    for campaign, name, size, sha256 in con.execute(query("explore_mycnf"), {"server": server}).fetchall():
+        files.setdefault(campaign, []).append((name, size, sha256))
     used = con.execute(query("explore_campaign_variants"), {"server": server}).fetchall()
     version = dict(zip(data_variants["variant"], data_variants["version"], strict=True))
     config = dict(zip(data_variants["variant"], data_variants["config"], strict=True))
@@ -175,11 +176,10 @@ def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict) -> lis
             named = [f for f in named if pattern.search(f[0].rsplit("/", 1)[-1])]
         if len(named) != 1:
             continue
-        name, size = named[0]
+        name, size, sha256 = named[0]
         text = None
         if size <= MYCNF_MAX_BYTES:
-            (data,) = con.execute(query("evidence_bytes"), {"campaign": campaign, "name": name}).fetchone()
-            text = data.decode("utf-8", "replace")
+            text = blobs.get(store, sha256, size).decode("utf-8", "replace")
         out.append({"campaign": c_at[campaign], "variant": v_at[variant], "name": name,
                     "url": campaign_url(campaign) + quote(served_name(name, size)), "text": text})
     return out

@@ -64,8 +64,8 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress) -
     reuse = Reuse(con, ds, paths)
     # Campaigns first: a server page shows its campaigns' comparison charts from their pages.
     pages += reuse.run(campaign_units(con, paths, investigations), out, workers, progress, "campaign pages")
-    pages += reuse.run(server_units(con, investigations, out) + ladder_units(con) + explore_units(con), out,
-                       workers, progress, "server pages, ladders and explorer files")
+    pages += reuse.run(server_units(con, investigations, out) + ladder_units(con) + explore_units(con, paths.blobs),
+                       out, workers, progress, "server pages, ladders and explorer files")
     reuse.forget_others()
     pages += render_campaign_index(out)
     pages += render_calibration_page(con, paths, out)

@@ -123,7 +123,7 @@ def snapshot_content(paths: Paths, repo: Path, commit: str) -> Path:
         raise UserError(f"the data of commit {commit[:12]} does not pass today's checks", problems.sorted())
     con = duckdb.connect()
     try:
-        ingest(ds, con)
+        ingest(ds, con, snap.blobs)
         derive(con)
         render_site(con, ds, snap)
     finally:

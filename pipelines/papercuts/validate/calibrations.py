@@ -5,6 +5,7 @@ every row keeps its file, line and columns for later messages, as load.py does.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -151,4 +152,6 @@ def _load_folder(folder: Path, paths: Paths, rows: dict[str, list[dict]], proble
 
 def _record(rows: dict[str, list[dict]], calibration: str, name: str, data: bytes) -> None:
     """The file's bytes, published by render beside the calibration page (render never reads data/)."""
-    rows.setdefault("calibration_evidence", []).append({"calibration": calibration, "name": name, "bytes": data})
+    rows.setdefault("calibration_evidence", []).append({"calibration": calibration, "name": name, "bytes": data,
+                                                        "sha256": hashlib.sha256(data).hexdigest(),
+                                                        "size": len(data)})

@@ -1,0 +1,64 @@
+"""Contributed files' bytes are stored by SHA-256 beside the build's database (ingest/blobs.py):
+each written once and whole, read back only as stored, and kept exactly as long as the database
+in place names them."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+
+import pytest
+
+from papercuts.build import build
+from papercuts.ingest import blobs
+from papercuts.paths import Paths
+from papercuts.problems import UserError
+
+
+def _file(data: bytes) -> dict:
+    return {"bytes": data, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+
+
+def test_a_file_is_stored_once_under_its_hash_read_back_whole_and_kept_while_named(tmp_path):
+    store = tmp_path / "blobs"
+    a, b = _file(b"x\ty\n1\t2\n"), _file(bytes(range(256)) * 3)
+    blobs.put(store, [a, b, a])
+    assert sorted(p.name for p in store.iterdir()) == sorted([a["sha256"], b["sha256"]])
+    assert blobs.get(store, b["sha256"], b["size"]) == b["bytes"]
+    inode = (store / a["sha256"]).stat().st_ino
+    blobs.put(store, [a])  # there already: not written again
+    assert (store / a["sha256"]).stat().st_ino == inode
+
+    (store / b["sha256"]).write_bytes(b["bytes"][:-1])  # cut short behind the build's back
+    with pytest.raises(RuntimeError, match=f"{b['size'] - 1} bytes stored where the file has {b['size']}"):
+        blobs.get(store, b["sha256"], b["size"])
+    with pytest.raises(RuntimeError, match="not in the build's store"):
+        blobs.get(store, "0" * 64, 1)
+
+    (store / f".{a['sha256']}.tmp-1").write_bytes(b"half")  # a write a killed build left
+    blobs.keep(store, {a["sha256"]})
+    assert [p.name for p in store.iterdir()] == [a["sha256"]]
+
+
+def _data_files(data) -> set[str]:
+    """The SHA-256 of every file of every campaign and calibration folder."""
+    return {hashlib.sha256(p.read_bytes()).hexdigest()
+            for folder in ("campaigns", "calibrations") for p in (data / folder).rglob("*") if p.is_file()}
+
+
+def test_the_store_holds_the_files_of_the_database_in_place_and_no_others(data_copy, tmp_path):
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    assert {p.name for p in paths.blobs.iterdir()} == _data_files(data_copy)
+    # A campaign removed: its files leave the store with the database that named them.
+    gone = data_copy / "campaigns" / "2025-10-20-gcp-mariadb-enterprise"
+    only_there = {hashlib.sha256(p.read_bytes()).hexdigest() for p in gone.rglob("*") if p.is_file()}
+    shutil.rmtree(gone)
+    build(paths)
+    stored = {p.name for p in paths.blobs.iterdir()}
+    assert stored == _data_files(data_copy)
+    assert only_there - stored  # its own files are gone (others it shared with a campaign stay)
+    # A build that fails keeps the store of the database still in place.
+    (data_copy / "servers.csv").write_text("broken\n")
+    with pytest.raises(UserError):
+        build(paths)
+    assert {p.name for p in paths.blobs.iterdir()} == stored
