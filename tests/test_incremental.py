@@ -129,3 +129,19 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     assert kept == 0 and written == total + 1, said
     assert not any("copied from the last build's database" in line for line in said), said
     assert tree(paths.public) == clean("after-catalog")
+
+
+def test_rows_copied_from_the_last_database_keep_its_order_on_every_thread(tmp_path):
+    """ingest/previous.copy_rows: a large table's row groups, read on several threads, may come in
+    another order unless asked for (x100: a campaign from the middle of results came first)."""
+    from papercuts.ingest import previous
+
+    last = tmp_path / "last.duckdb"
+    with duckdb.connect(str(last)) as con:  # SYNTHETIC: 8 campaigns of 60,000 rows, several row groups
+        con.execute("CREATE TABLE results AS SELECT 'c' || (i // 60000) AS campaign, i AS n FROM range(480000) t(i)")
+    con = duckdb.connect()
+    con.execute("SET threads = 4")
+    con.execute(f"ATTACH '{last}' AS {previous.ALIAS} (READ_ONLY)")
+    con.execute("CREATE TABLE results (campaign VARCHAR, n BIGINT)")
+    previous.copy_rows(con, "results", [f"c{k}" for k in range(1, 8)])
+    assert [n for (n,) in con.execute("SELECT n FROM results").fetchall()] == list(range(60000, 480000))

@@ -60,9 +60,11 @@ def attach(con: duckdb.DuckDBPyConnection, db: Path, common: str, digests: dict[
 
 
 def copy_rows(con: duckdb.DuckDBPyConnection, table: str, campaigns: list[str]) -> None:
-    """The rows of these campaigns (consecutive in folder order) from the last build's table."""
-    con.execute(f"INSERT INTO {table} SELECT * FROM {ALIAS}.{table} WHERE campaign IN (SELECT unnest($1))",
-                [campaigns])
+    """The rows of these campaigns (consecutive in folder order) from the last build's table, in
+    their order there (rowid): read on several threads, a large table's row groups could come in
+    another order (x100: a campaign's results in the middle of the table came first)."""
+    con.execute(f"INSERT INTO {table} SELECT * FROM {ALIAS}.{table} WHERE campaign IN (SELECT unnest($1)) "
+                "ORDER BY rowid", [campaigns])
 
 
 def detach(con: duckdb.DuckDBPyConnection) -> None:
