@@ -1,9 +1,14 @@
 """Stage 3: derived tables (rQPS, summaries), one SQL model per file, then the version ladders."""
 from __future__ import annotations
 
+import re
+from itertools import groupby
+from pathlib import Path
+
 import duckdb
 
 from ..db import on_threads, sql_files, table_name
+from ..ingest import previous
 from .ladders import build_ladders
 
 # Models made on every core: their rows are ordered in full (ORDER BY to the last tie) and they
@@ -13,16 +18,64 @@ from .ladders import build_ladders
 # rqps_summary did, and its summary charts' CSVs with it).
 ALL_CORES = ("rqps", "ladder_values")
 
+# Models whose every row belongs to one campaign and is made from that campaign's rows of SOURCES
+# (with tables every campaign shares), stored campaign by campaign (ORDER BY campaign, ...). An
+# incremental build makes them for the changed campaigns only and copies the other campaigns'
+# rows from the last build's database: at x100 with one campaign added, these three were 2.1 s of
+# the 2.9 s the models took.
+PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values")
+SOURCES = ("results", "relative")
+FRESH = "fresh"  # the scratch schema the changed campaigns' rows are made in
+
 
 def derive(con: duckdb.DuckDBPyConnection, kept: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """Every derived table; the ladders of `kept` campaigns (unchanged since the last build, whose
-    database ingest left attached) are copied from it, not searched again."""
+    """Every derived table; the rows of `kept` campaigns (unchanged since the last build, whose
+    database ingest left attached) in PER_CAMPAIGN models and the ladders are copied from it."""
     with on_threads(con, 1) as cores:
+        campaigns = [c for (c,) in con.execute("SELECT id FROM campaigns ORDER BY id").fetchall()]
+        if kept:
+            _fresh_sources(con, [c for c in campaigns if c not in kept])
         done = []
         for path in sql_files("models"):
-            with on_threads(con, cores if table_name(path) in ALL_CORES else None):
-                con.execute(path.read_text())
+            name = table_name(path)
+            with on_threads(con, cores if name in ALL_CORES else None):
+                if kept and name in PER_CAMPAIGN:
+                    _per_campaign(con, path, campaigns, kept, cores)
+                else:
+                    con.execute(path.read_text())
             done.append(path.stem)
+        if kept:
+            con.execute(f"DROP SCHEMA {FRESH} CASCADE")
         build_ladders(con, cores, kept)
         done.append("ladders")
         return done
+
+
+def _fresh_sources(con: duckdb.DuckDBPyConnection, changed: list[str]) -> None:
+    """The changed campaigns' rows of SOURCES in their order, in the scratch schema: a model's rows
+    of a campaign made from them come in a clean build's order."""
+    con.execute(f"CREATE SCHEMA {FRESH}")
+    for table in SOURCES:
+        con.execute(f"CREATE TABLE {FRESH}.{table} AS SELECT * FROM main.{table} "
+                    "WHERE campaign IN (SELECT unnest($1)) ORDER BY rowid", [changed])
+
+
+def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, campaigns: list[str], kept, cores: int) -> None:
+    """A PER_CAMPAIGN model made over the changed campaigns' rows (the scratch schema first on the
+    search path), then each campaign's rows taken in campaign order from there or from the last
+    build's table (copies add no floats: on every core)."""
+    name = table_name(path)
+    sql, n = re.subn(rf"\bCREATE TABLE {name} AS\b", f"CREATE TABLE {FRESH}.{name} AS", path.read_text())
+    if n != 1:
+        raise RuntimeError(f"sql/models/{path.name}: expected one 'CREATE TABLE {name} AS'")
+    con.execute(f"SET search_path = '{FRESH},main'")
+    try:
+        con.execute(sql)
+    finally:
+        con.execute("RESET search_path")
+    with on_threads(con, cores):
+        con.execute(f"CREATE TABLE main.{name} AS SELECT * FROM {FRESH}.{name} LIMIT 0")
+        for from_last, run in groupby(campaigns, key=lambda c: c in kept):
+            source = f"{previous.ALIAS}.{name}" if from_last else f"{FRESH}.{name}"
+            con.execute(f"INSERT INTO main.{name} SELECT * FROM {source} WHERE campaign IN (SELECT unnest($1)) "
+                        "ORDER BY rowid", [list(run)])

@@ -1,6 +1,7 @@
 -- rQPS = QPS(variant) / QPS(base), per server, threads and microbenchmark.
--- Measured ratios are computed here; published ratios are taken as printed. Rows in their
--- sources' order, measured first, to the last tie: made on every core (derive/models.py ALL_CORES).
+-- Measured ratios are computed here; published ratios are taken as printed. Rows campaign by
+-- campaign, measured first, each in its source's order, to the last tie: made on every core and,
+-- in an incremental build, for the changed campaigns only (derive/models.py).
 CREATE TABLE rqps AS
 WITH measured AS (
     SELECT q.campaign, q.server, q.threads, b.base_build, b.base_config, q.build, q.config,
@@ -24,4 +25,4 @@ WITH measured AS (
 SELECT u.* EXCLUDE (pos), m."group", m.group4
 FROM (SELECT * FROM measured UNION ALL SELECT * FROM published) u
 JOIN microbenchmarks m ON m.name = u.microbenchmark
-ORDER BY u.origin, u.pos;
+ORDER BY u.campaign, u.origin, u.pos;

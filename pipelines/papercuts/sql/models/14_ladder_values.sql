@@ -3,8 +3,9 @@
 -- A ladder is one campaign, server, DBMS, engine, config family and thread count; the config
 -- family is the config id without mytools' template token (z12a_c8r32 and z12b_c8r32 are one
 -- family, z12a_gtid_c32r128 another), so that a template bump does not split a ladder.
--- Rows in measured_qps' order, then published values by their key, to the last tie: made on
--- every core (derive/models.py ALL_CORES).
+-- Rows campaign by campaign: measured values in measured_qps' order, then published values by
+-- their key, to the last tie: made on every core and, in an incremental build, for the changed
+-- campaigns only (derive/models.py).
 CREATE TABLE ladder_values AS
 WITH runs AS (
     SELECT campaign, server, build, config, microbenchmark, "range", threads,
@@ -30,4 +31,4 @@ SELECT v.* EXCLUDE (pos), b.dbms, b.engine, b.version, b.version_key, m."group",
 FROM v
 JOIN builds b ON b.id = v.build
 JOIN microbenchmarks m ON m.name = v.microbenchmark
-ORDER BY v.pos NULLS LAST, v.campaign, v.server, v.build, v.config, v.microbenchmark, v."range", v.threads, v.value;
+ORDER BY v.campaign, v.pos NULLS LAST, v.server, v.build, v.config, v.microbenchmark, v."range", v.threads, v.value;
