@@ -254,10 +254,9 @@ def test_an_investigation_links_each_data_file_where_it_is_served(tmp_path):
     assert [(f["file_url"], f["rows"]) for f in large] == [("/campaigns/2026-01-02-test/results.csv.gz", 8000)]
 
 
-def test_contributed_files_go_beside_hugos_pages_byte_for_byte_linked_or_copied(tmp_path, monkeypatch):
-    """publish/hugo.py links the content tree's contributed files into the published folder, and
-    copies them where a link cannot be made (another file system); a name Hugo already wrote is
-    refused, never overwritten."""
+def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_one(tmp_path):
+    """publish/hugo.py copies the content tree's contributed files into the published folder; a
+    name Hugo already wrote is refused, never overwritten."""
     from papercuts.problems import UserError
     from papercuts.publish import hugo
 
@@ -267,24 +266,12 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_linked_or_copied(
     for rel, data in files.items():
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_bytes(data)
-
-    def published(staging: Path) -> dict:
-        return {str(p.relative_to(staging)): p.read_bytes() for p in staging.rglob("*") if p.is_file()}
-
-    linked = tmp_path / "linked"
-    (linked / "campaigns" / "a").mkdir(parents=True)
-    (linked / "campaigns" / "a" / "index.html").write_bytes(b"<html>")  # Hugo's page, kept
-    hugo._copy_verbatim(src, linked)
-    assert published(linked) == {**files, "campaigns/a/index.html": b"<html>"}
-
-    def no_link(*_):
-        raise OSError(18, "Invalid cross-device link")
-
-    monkeypatch.setattr(hugo.os, "link", no_link)
-    copied = tmp_path / "copied"
-    copied.mkdir()
-    hugo._copy_verbatim(src, copied)
-    assert published(copied) == files
+    staging = tmp_path / "staging"
+    (staging / "campaigns" / "a").mkdir(parents=True)
+    (staging / "campaigns" / "a" / "index.html").write_bytes(b"<html>")  # Hugo's page, kept
+    hugo._copy_verbatim(src, staging)
+    assert {str(p.relative_to(staging)): p.read_bytes() for p in staging.rglob("*") if p.is_file()} == {
+        **files, "campaigns/a/index.html": b"<html>"}
 
     clash = tmp_path / "clash"
     (clash / "campaigns" / "b").mkdir(parents=True)
@@ -292,3 +279,18 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_linked_or_copied(
     with pytest.raises(UserError, match="campaigns/b/README.md: a contributed file has the name of a page file"):
         hugo._copy_verbatim(src, clash)
     assert (clash / "campaigns" / "b" / "README.md").read_bytes() == b"Hugo's"
+
+
+def test_a_published_file_edited_in_place_changes_nothing_the_next_build_publishes(data_copy, tmp_path):
+    """The published folder shares no file with the build's own (the page units a rebuild reuses
+    are hard-linked into its content tree): an edit in place, as an editor that keeps links or a
+    deploy step rewriting files makes, is undone by the next build, not carried into it."""
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    name = "campaigns/2024-10-23-busy-wait-dell32/campaign.toml"
+    published, given = paths.public / name, (data_copy / name).read_bytes()
+    assert published.read_bytes() == given
+    with open(published, "r+b") as f:  # in place: the same file, not a new one
+        f.write(b"# edited\n")
+    build(paths)  # the site changed behind the build's back: built again, units reused
+    assert (paths.public / name).read_bytes() == given
