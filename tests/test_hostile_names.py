@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from papercuts.build import build
-from papercuts.paths import VERBATIM, Paths
+from papercuts.paths import PROJECT, VERBATIM, Paths
 from papercuts.publish.serve import make_server
 from papercuts.reader import draw_every_chart
 from papercuts.render.frontmatter import split
@@ -169,3 +169,29 @@ def test_the_explorer_keeps_hostile_names_and_parameters_as_text(hostile_site, p
     assert any(HOSTILE[0].startswith(label.rstrip("…")) for label in labels)
     assert dialogs == [] and errors == []
     assert page.locator("img[src='x']").count() == 0
+
+
+def test_a_chart_whose_table_is_not_a_table_file_render_wrote_is_refused(tmp_path):
+    """layouts/_partials/chart.html prints a chart's table file as HTML (render/tables.py html
+    escaped it). A hand-written page naming another file as a chart's table (here the CSV of a
+    campaign's chart, contributed text) must fail the build, never print that file as markup."""
+    import shutil
+
+    from papercuts.problems import UserError
+
+    content = tmp_path / "content"
+    shutil.copytree(PROJECT / "content", content)
+    campaign = "/campaigns/2024-10-23-busy-wait-dell32/"
+    data_file = "rqps-2024-10-23-busy-wait-dell32-my8028-rel-o2nofp-z11a-c32r128.csv"
+    home = content / "_index.md"
+    meta, body = home.read_text().split("---\n", 2)[1:]
+    home.write_text(
+        f"---\n{meta}charts:\n  - id: x\n    title: x\n    from: {campaign}\n"
+        f"    spec: heatmap-2024-10-23-busy-wait-dell32-24-my8028-rel-o2nofp-z11a-c32r128.vl.json\n"
+        f"    table: {data_file}\n    csv: {data_file}\n    rows: 1\n---\n{body}\n{{{{< chart id=\"x\" />}}}}\n")
+    paths = Paths.make(data=PROJECT / "data", content=content, build=tmp_path / "build", out=tmp_path / "public")
+    with pytest.raises(UserError) as e:
+        build(paths)
+    said = "\n".join(p.render() for p in e.value.problems) if e.value.problems else str(e.value)
+    assert f'chart "x": its table "{data_file}" is not a table file render wrote' in said, said
+    assert not paths.public.exists()
