@@ -8,10 +8,10 @@ import shutil
 
 import pytest
 
+from papercuts import build as build_module
 from papercuts.build import build
 from papercuts.ingest import blobs
 from papercuts.paths import Paths
-from papercuts.problems import UserError
 
 
 def _file(data: bytes) -> dict:
@@ -33,6 +33,8 @@ def test_a_file_is_stored_once_under_its_hash_read_back_whole_and_kept_while_nam
         blobs.get(store, b["sha256"], b["size"])
     with pytest.raises(RuntimeError, match="not in the build's store"):
         blobs.get(store, "0" * 64, 1)
+    blobs.put(store, [b])  # a file cut short (a crash before its blocks reached the disk) is written again
+    assert blobs.get(store, b["sha256"], b["size"]) == b["bytes"]
 
     (store / f".{a['sha256']}.tmp-1").write_bytes(b"half")  # a write a killed build left
     blobs.keep(store, {a["sha256"]})
@@ -57,8 +59,17 @@ def test_the_store_holds_the_files_of_the_database_in_place_and_no_others(data_c
     stored = {p.name for p in paths.blobs.iterdir()}
     assert stored == _data_files(data_copy)
     assert only_there - stored  # its own files are gone (others it shared with a campaign stay)
-    # A build that fails keeps the store of the database still in place.
-    (data_copy / "servers.csv").write_text("broken\n")
-    with pytest.raises(UserError):
-        build(paths)
-    assert {p.name for p in paths.blobs.iterdir()} == stored
+    # A build that fails once its database is made keeps the files the database still in place
+    # names: here a campaign removed, then Hugo failing.
+    gone = data_copy / "campaigns" / "2025-09-29-socket2-postgres-12-to-18"
+    shutil.rmtree(gone)
+    assert stored - _data_files(data_copy)  # files only it had
+
+    def hugo_fails(*_):
+        raise RuntimeError("hugo was killed")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(build_module, "run_hugo", hugo_fails)
+        with pytest.raises(RuntimeError, match="hugo was killed"):
+            build(paths)
+    assert {p.name for p in paths.blobs.iterdir()} == stored  # the removed campaign's files too

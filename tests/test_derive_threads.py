@@ -1,5 +1,6 @@
-"""Derive reads the ladders' values on every core (derive/ladders.py): the ladders, their builds and
-their change points must be the same, row for row and in order, as on one thread."""
+"""Derive reads the ladders' values on every core (derive/ladders.py), and makes some models there
+(derive/models.py ALL_CORES): the ladders, their builds and change points, and those models, must
+be the same, row for row and in order, as on one thread."""
 from __future__ import annotations
 
 import duckdb

@@ -118,6 +118,20 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     assert tree(paths.public) == clean("after-new-campaign")
     assert "2026-11-01-busy-wait-dell32-again" in (paths.public / "servers" / "dell32" / "index.html").read_text()
 
+    # Two campaigns with measured results change, apart in folder order: one's raw README (its
+    # repetitions are averaged), one QPS of the other. Their rows of measured_qps, rqps and
+    # ladder_values are made over them alone, the others' copied (derive/models.py PER_CAMPAIGN).
+    readme = data_copy / "campaigns" / "2026-11-22-mariadb-spin-wait" / "raw" / "README.md"
+    readme.write_text(readme.read_text() + "\nRead again.\n")
+    results = data_copy / "campaigns" / "2014-04-16-itc-vs-threads" / "results.csv"
+    header, first, *rest = results.read_text().splitlines()
+    key, value = first.rsplit(",", 1)
+    results.write_text("\n".join([header, f"{key},{float(value) * 1.01:.2f}", *rest]) + "\n")
+    said.clear()
+    build(paths, Timings(say=said.append))
+    assert f"the rows of {campaigns - 2} unchanged campaign(s) copied from the last build's database" in "".join(said)
+    assert tree(paths.public) == clean("after-measured-change")
+
     # A catalog row's text changed: every unit may show it, so every one is written again.
     builds = data_copy / "builds.csv"
     text = builds.read_text()

@@ -124,7 +124,7 @@ def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[di
 
     The rows come as Arrow columns, a ladder is a slice of them and its values a matrix (series x
     builds): no Python object per value (10^6 values at x100 took 5 s as tuples). They are read on
-    every core (`cores`; derive runs its models on one): a rank and a sort by every key column give
+    every core (`cores`; derive runs most of its models on one): a rank and a sort by every key column give
     the same rows in the same order on any number of threads (x100: 1.7 s on one, 0.95 s on two)."""
     with on_threads(con, cores):
         t = con.sql(VALUES, params={"kept": sorted(kept)}).to_arrow_table().combine_chunks()

@@ -19,13 +19,18 @@ from pathlib import Path
 
 
 def put(folder: Path, files: Iterable[dict]) -> None:
-    """Store each file's bytes (rows with bytes and sha256) unless a file of that SHA-256 is there."""
+    """Store each file's bytes (rows with bytes, sha256 and size) unless a file of that SHA-256 and
+    size is there (one cut short, by a crash of the machine before its blocks reached the disk, is
+    written again)."""
     folder.mkdir(parents=True, exist_ok=True)
     for f in files:
         path = folder / f["sha256"]
-        if not path.exists():
+        if not path.is_file() or path.stat().st_size != f["size"]:
             tmp = folder / f".{f['sha256']}.tmp-{os.getpid()}"
-            tmp.write_bytes(f["bytes"])
+            with open(tmp, "wb") as out:
+                out.write(f["bytes"])
+                out.flush()
+                os.fsync(out.fileno())
             tmp.replace(path)
 
 

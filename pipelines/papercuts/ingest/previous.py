@@ -6,8 +6,9 @@ code with every input outside data/campaigns/, and the digest of each campaign f
 whose folder has the same digest, in a database made of the same code and other inputs, has the
 same rows in every table ingest fills; the next build copies them in DuckDB (10^6 rows at x100: 6 s
 from Python, well under a second copied). Rows keep the clean build's order (campaigns in folder
-order), and derive runs over the whole database as in a clean build, so every derived table and
-page is a clean build's (tests/test_incremental.py).
+order), and derive makes the models whose rows are each one campaign's for the changed campaigns
+only and copies the rest likewise (derive/models.py PER_CAMPAIGN), so every derived table and page
+is a clean build's (tests/test_incremental.py).
 """
 from __future__ import annotations
 

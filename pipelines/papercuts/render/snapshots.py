@@ -128,6 +128,7 @@ def snapshot_content(paths: Paths, repo: Path, commit: str) -> Path:
         render_site(con, ds, snap)
     finally:
         con.close()
+        shutil.rmtree(snap.blobs, ignore_errors=True)  # the bytes are in the content tree now
     return snap.generated
 
 
