@@ -20,17 +20,15 @@ from pathlib import Path
 
 def put(folder: Path, files: Iterable[dict]) -> None:
     """Store each file's bytes (rows with bytes, sha256 and size) unless a file of that SHA-256 and
-    size is there (one cut short, by a crash of the machine before its blocks reached the disk, is
-    written again)."""
+    size is there: one a crash of the machine left cut short or empty is written again. (No fsync:
+    2,100 of them took a second at x100; a file system that orders data before metadata, as ext4
+    does by default, gives a renamed file its size only with its bytes.)"""
     folder.mkdir(parents=True, exist_ok=True)
     for f in files:
         path = folder / f["sha256"]
         if not path.is_file() or path.stat().st_size != f["size"]:
             tmp = folder / f".{f['sha256']}.tmp-{os.getpid()}"
-            with open(tmp, "wb") as out:
-                out.write(f["bytes"])
-                out.flush()
-                os.fsync(out.fileno())
+            tmp.write_bytes(f["bytes"])
             tmp.replace(path)
 
 
