@@ -182,7 +182,7 @@ def _build(paths: Paths, timings: Timings) -> Problems:
     try:
         with timings.stage("ingest", "loading DuckDB"):
             kept = ingest(ds, con, paths.blobs, paths.db, common_digest(paths))
-            stored = {f["sha256"] for t in ("evidence", "calibration_evidence") for f in ds.rows.get(t, [])}
+            stored = {f["sha256"] for f in blobs.files(ds.rows)}
             ds.rows.clear()  # what is left to read is in the database
             release_arrow_memory()
         if timings.say and kept:

@@ -3,9 +3,10 @@ under their SHA-256, not in it; the database names each file's SHA-256 and size.
 
 Render publishes these bytes byte for byte and never reads data/: they are what validate read and
 checked. As a column of the database they cost more than as files: at x100, 70 MB in 2,123 files
-took 0.9 s to insert and each render worker read them all back, where writing the files takes
-0.13 s and a file an earlier build wrote is not written again. (DuckDB also took from 0.2 to 8 s
-to copy that table's rows from the last build's database, depending on what was inserted before.)
+took 0.9 s to insert and each render worker read them all back, where writing the files took
+0.13-0.54 s (as busy as the disk was) and a file an earlier build wrote is not written again.
+(DuckDB also took from 0.2 to 8 s to copy that table's rows from the last build's database,
+depending on what was inserted before.)
 
 A file is written beside its final name and renamed into place, so a stored file is whole. The
 build removes the files its database no longer names only once that database is in place, so the
@@ -16,6 +17,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+
+TABLES = ("evidence", "calibration_evidence")  # the tables whose rows name stored files
+
+
+def files(rows: dict[str, list[dict]]) -> list[dict]:
+    """The rows (with bytes, sha256 and size) of every stored file in a dataset's rows."""
+    return [f for t in TABLES for f in rows.get(t, [])]
 
 
 def put(folder: Path, files: Iterable[dict]) -> None:

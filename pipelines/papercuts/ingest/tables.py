@@ -136,7 +136,7 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None, last
     their ladders too; previous.detach after it)."""
     canonicalize(ds)
     if store is not None:
-        blobs.put(store, [*ds.rows.get("evidence", []), *ds.rows.get("calibration_evidence", [])])
+        blobs.put(store, blobs.files(ds.rows))
     for path in sql_files("schema"):
         con.execute(path.read_text())
     whole = bool(common) and len(ds.digests) == len(ds.campaigns)

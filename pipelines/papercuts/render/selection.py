@@ -50,12 +50,6 @@ def comparison(d: dict, where: str) -> dict:
             "base_build": base_build, "base_config": base_config}
 
 
-@per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
-def _comparison_rows(con, campaign: str, server: str, base_build: str, base_config: str) -> Columns:
-    return Columns.of_query(con, query("rqps_selection"), {"campaign": campaign, "server": server,
-                                                           "base_build": base_build, "base_config": base_config})
-
-
 @per_unit(16)  # the server page deciding whether to draw throughput lines, and the lines
 def throughput_rows(con, campaign: str, server: str) -> Columns:
     """Measured QPS of a campaign on a server, repetitions averaged, by version."""
@@ -126,44 +120,38 @@ class _Rows:
     heatmaps each picked their thread count's rows and sorted them in Python, row by row (x100:
     a tenth of a second a campaign)."""
 
-    def __init__(self, every: Columns) -> None:
-        self.every, self.n = every, len(every)
+    def __init__(self, source: Columns) -> None:
+        self.source, self.n = source, len(source)
         self._columns: dict[str, np.ndarray] = {}
-        self.threads = np.array(every["threads"], dtype=np.int64)
-        self.variants: list[str] = list(dict.fromkeys(every["variant"]))  # in the rows' order
+        self.threads = np.array(source["threads"], dtype=np.int64)
+        self.variants: list[str] = list(dict.fromkeys(source["variant"]))  # in the rows' order
         self.code = {v: k for k, v in enumerate(self.variants)}
-        self.variant_code = np.array([self.code[v] for v in every["variant"]], dtype=np.int64)
-        labels = {key: label(*key) for key in set(zip(every["microbenchmark"], every["range"], strict=True))}
-        self.name = _objects([labels[key] for key in zip(every["microbenchmark"], every["range"], strict=True)])
+        self.variant_code = np.array([self.code[v] for v in source["variant"]], dtype=np.int64)
+        labels = {key: label(*key) for key in set(zip(source["microbenchmark"], source["range"], strict=True))}
+        names = [labels[key] for key in zip(source["microbenchmark"], source["range"], strict=True)]
+        self.name = np.fromiter(names, dtype=object, count=len(names))
         self.group = self.column("group")
-        found = sorted({(GROUP_ORDER.index(g), n) for g, n in zip(every["group"], self.name.tolist(), strict=True)})
-        rank = {key: k for k, key in enumerate(found)}
-        self.microbenchmark_rank = np.array([rank[GROUP_ORDER.index(g), n] for g, n in
-                                             zip(every["group"], self.name.tolist(), strict=True)], dtype=np.int64)
+        keys = [(GROUP_ORDER.index(g), n) for g, n in zip(source["group"], names, strict=True)]
+        rank = {key: k for k, key in enumerate(sorted(set(keys)))}
+        self.microbenchmark_rank = np.array([rank[key] for key in keys], dtype=np.int64)
 
     def column(self, name: str) -> np.ndarray:
         if name not in self._columns:
-            self._columns[name] = _objects(self.every[name])
+            self._columns[name] = np.fromiter(self.source[name], dtype=object, count=self.n)
         return self._columns[name]
-
-
-def _objects(values: list) -> np.ndarray:
-    """A list as a 1-D numpy array of the same Python objects (never a 2-D array of lists)."""
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
-    return out
 
 
 @per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
 def _comparison(con, campaign: str, server: str, base_build: str, base_config: str) -> _Rows:
-    return _Rows(_comparison_rows(con, campaign, server, base_build, base_config))
+    return _Rows(Columns.of_query(con, query("rqps_selection"), {"campaign": campaign, "server": server,
+                                                                 "base_build": base_build, "base_config": base_config}))
 
 
 def _by_version(every: _Rows, at: np.ndarray) -> list[str]:
     """The variants of these rows by version (never by string), then build and config in natural
     order (as first met in the rows: a tie keeps that order)."""
     codes, first = np.unique(every.variant_code[at], return_index=True)
-    rank, build, config = (every.every[k] for k in ("version_rank", "build", "config"))
+    rank, build, config = (every.source[k] for k in ("version_rank", "build", "config"))
     seen: dict[str, tuple] = {}
     for pos, code in sorted(zip(first.tolist(), codes.tolist(), strict=True)):
         i = int(at[pos])

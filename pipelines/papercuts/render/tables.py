@@ -55,19 +55,17 @@ LARGE_CELLS = 600
 def shown(t: dict) -> dict:
     """What the page's table shows: the first SHOWN_ROWS rows and its label columns with the last
     SHOWN_COLUMNS others, with each cell's final class (`num` added in numeric columns: the page
-    prints, it does not compute, per cell), how many rows and columns there are (the CSV has every
-    cell), and whether what is shown is large."""
+    prints, it does not compute, per cell), and whether what is shown is large. What it leaves out
+    is `cut`'s."""
     columns = t["columns"]
     numeric = [c["numeric"] for c in columns]
-    keep, labels = _kept_columns(t)
+    keep, _ = _kept_columns(t)
     rows = []
     for row in t["rows"][:SHOWN_ROWS]:
         if len(row) != len(columns):
             raise ValueError(f"a table row of {len(row)} cells under {len(columns)} columns")
         rows.append([{"text": row[i]["text"], "class": _cell_class(row[i]["class"], numeric[i])} for i in keep])
-    cut = {"shown": len(keep) - labels, "of": len(columns) - labels} if len(keep) < len(columns) else None
-    return {"columns": [columns[i] for i in keep], "rows": rows, "total": len(t["rows"]),
-            "columns_cut": cut, "large": len(rows) * len(keep) > LARGE_CELLS}
+    return {"columns": [columns[i] for i in keep], "rows": rows, "large": len(rows) * len(keep) > LARGE_CELLS}
 
 
 def _kept_columns(t: dict) -> tuple[list[int], int]:

@@ -190,9 +190,7 @@ def _typed(texts: pa.Array, col: Column) -> list | None:
         values = [convert(t, col) for t in found.dictionary.to_pylist()]
     except FieldError:
         return None
-    distinct = np.empty(len(values), dtype=object)  # one slot per value, even a list (kind ids)
-    for k, v in enumerate(values):
-        distinct[k] = v
+    distinct = np.fromiter(values, dtype=object, count=len(values))  # one slot per value, even a list (kind ids)
     return distinct[found.indices.to_numpy(zero_copy_only=False)].tolist()
 
 
