@@ -150,3 +150,27 @@ def test_the_five_percent_goal_on_eight_builds_is_above_what_any_method_reaches(
 
     scan, oracle = bound(8, 3, 0.05, draws=50_000)
     assert 0.85 < scan <= oracle + 0.01 and oracle < 0.93
+
+
+def test_a_large_step_is_placed_to_its_pair_and_a_small_one_gets_a_span_that_holds_it():
+    """A change's span is the builds it lies between with probability 0.9: one pair for a step far
+    above the noise; for a 2 % step in 100 builds of 2 % noise (one run), most often several builds
+    around the place found, and holding the true step far more often than the place itself is right."""
+    rng = random.Random(11)
+    series = flat_ladder(rng, 12)
+    series["s0"] = [v * (1.3 if b >= 5 else 1.0) for b, v in enumerate(series["s0"])]
+    big = [c for c in detect(series, {})[0] if c.series == "s0"]
+    assert [(c.index, c.first, c.last) for c in big] == [(5, 5, 5)]
+    exact = held = wide = found = 0
+    for _ in range(40):
+        lad = ladder(rng, 100, 0.03, 1)
+        for c in detect(lad.series, lad.groups, lad.spread)[0]:
+            true = lad.steps.get(c.series)
+            if true is None or abs(c.index - true) > 3:
+                continue
+            found += 1
+            exact += c.index == true
+            held += c.first <= true <= c.last
+            wide += c.last > c.first
+            assert c.first <= c.index <= c.last
+    assert found >= 20 and held >= 0.85 * found and held > exact and wide >= found / 3

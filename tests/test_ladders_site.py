@@ -62,8 +62,14 @@ def test_change_points_export_has_the_promised_columns(tmp_path):
     path, rows = export(Paths.make(), "change_points", str(tmp_path / "cp.csv"))
     header = path.read_text().splitlines()[0].split(",")
     assert {"server", "config_family", "threads", "microbenchmark", "range", "before", "after", "change",
-            "direction", "pvalue"} <= set(header)
+            "direction", "pvalue", "span_before", "span_after"} <= set(header)
     assert rows > 100
+    import csv
+
+    # every change has a span; some are wider than their pair
+    records = list(csv.DictReader(path.open()))
+    assert all(r["span_before"] and r["span_after"] for r in records)
+    assert any((r["span_before"], r["span_after"]) != (r["before"], r["after"]) for r in records)
 
 
 def test_the_regressions_feed_lists_the_newest_changes_with_stable_ids_that_resolve(site):
@@ -126,3 +132,53 @@ def test_each_change_links_its_evidence_the_explorer_shows_the_two_builds(page, 
                         "'update-index' AND build || '.' || config = ?", [shown["campaign"], int(shown["threads"]), v]
                         ).fetchone()[0] for v in (shown["variant"], shown["base_variant"]))
     assert float(shown["rqps"]) == q / b
+
+
+def test_a_known_regression_matches_a_change_whose_span_holds_its_version_within_one_release():
+    """known_matches.sql on a planted database: a change placed at 8.0.21 -> 8.0.22 whose span runs
+    from 8.0.19 to 8.0.24 is the known regression introduced in 8.0.20; a span reaching back across
+    a release jump (5.7.44 to 8.0.22) cannot say the step arrived in 8.0.20, and one that ends
+    before it is not it."""
+    from papercuts.db import query
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE builds (id VARCHAR, version_key INTEGER[])")
+    con.execute("INSERT INTO builds VALUES ('b5744', [5, 7, 44]), ('b8019', [8, 0, 19]), ('b8021', [8, 0, 21]), "
+                "('b8022', [8, 0, 22]), ('b8024', [8, 0, 24])")
+    con.execute("CREATE TABLE known (id VARCHAR, dbms VARCHAR, introduced_key INTEGER[], servers VARCHAR[], "
+                "microbenchmarks VARCHAR[], groups VARCHAR[])")
+    con.execute("INSERT INTO known VALUES ('bug-1', 'mysql', [8, 0, 20], NULL, ['random-points'], NULL)")
+    con.execute("CREATE TABLE change_points (ladder VARCHAR, series VARCHAR, position INTEGER, dbms VARCHAR, "
+                "server VARCHAR, kind VARCHAR, microbenchmark VARCHAR, \"group\" VARCHAR, \"before\" VARCHAR, "
+                "\"after\" VARCHAR, span_before VARCHAR, span_after VARCHAR)")
+    for ladder, span_before, span_after in (("in span", "b8019", "b8024"), ("across a release", "b5744", "b8024"),
+                                            ("pair only", "b8021", "b8022")):
+        con.execute("INSERT INTO change_points VALUES (?, 'random-points', 2, 'mysql', 'pn53', 'series', "
+                    "'random-points', 'point', 'b8021.c', 'b8022.c', ? || '.c', ? || '.c')",
+                    [ladder, span_before, span_after])
+    con.execute(query("known_matches"))
+    assert con.execute("SELECT ladder, known FROM change_known").fetchall() == [("in span", "bug-1")]
+
+
+def test_a_change_whose_place_is_not_sure_shows_its_span_in_the_index_and_on_its_ladder(site):
+    import hashlib
+
+    con = duckdb.connect(str(site.db), read_only=True)
+    # the span's ends by version, or by build.config where they share one (a ladder of configs)
+    rows = con.execute("SELECT ladder, series, \"before\", \"after\", before_version, after_version, "
+                       "if(span_before_version = span_after_version, span_before, span_before_version), "
+                       "if(span_before_version = span_after_version, span_after, span_after_version), "
+                       "\"first\" < \"last\", server, dbms, threads "
+                       "FROM change_points WHERE kind IN ('series', 'median')").fetchall()
+    wide = [r for r in rows if r[8]]
+    assert 0 < len(wide) < len(rows)  # the shipped ladders have both
+    html = (site.public / "regressions" / "index.html").read_text()
+    cells = {r.split('"', 1)[0]: r for r in html.split('<tr id="')[1:]}
+    for ladder, series, before, after, bv, av, sbv, sav, is_wide, *_ in rows:
+        row = cells["change-" + hashlib.sha256(f"{ladder}|{series}|{before}|{after}".encode()).hexdigest()[:16]]
+        assert f"{bv} → {av}" in row
+        assert (f'<span class="span">90% within {sbv} → {sav}</span>' in row) == is_wide
+        assert ('class="span"' in row) == is_wide
+    ladder, series, *_, sbv, sav, _, server, dbms, threads = wide[0]
+    page = (site.public / "ladders" / f"{server}-{dbms}-{threads}" / "index.html").read_text()
+    assert f'<span class="span">90% within {sbv} → {sav}</span>' in page

@@ -37,7 +37,11 @@ CREATE TABLE change_points (
     microbenchmark VARCHAR, "range" INTEGER, "group" VARCHAR, position INTEGER NOT NULL,
     "before" VARCHAR NOT NULL, "after" VARCHAR NOT NULL, before_version VARCHAR NOT NULL,
     after_version VARCHAR NOT NULL, change DOUBLE NOT NULL, direction VARCHAR NOT NULL,
-    z DOUBLE NOT NULL, pvalue DOUBLE NOT NULL
+    z DOUBLE NOT NULL, pvalue DOUBLE NOT NULL,
+    -- the span (changepoints.SPAN): the change lies between span_before and span_after, positions
+    -- first - 1 and last; both are before and after when the place is sure
+    "first" INTEGER NOT NULL, "last" INTEGER NOT NULL, span_before VARCHAR NOT NULL, span_after VARCHAR NOT NULL,
+    span_before_version VARCHAR NOT NULL, span_after_version VARCHAR NOT NULL
 );
 """
 
@@ -172,8 +176,10 @@ def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[di
             test, rng = tests.get(ch.series, (None, None))
             kind = "series" if test else ch.series.split(":")[0]
             (b0, c0, v0), (b1, c1, v1) = variants[ch.index - 1], variants[ch.index]
+            (f0, fc, fv), (l1, lc, lv) = variants[ch.first - 1], variants[ch.last]
             changes[campaign].append((lid, campaign, server, dbms, family, threads, ch.series, kind, test, rng,
                             groups.get(ch.series) or (ch.series.split(": ")[1] if kind == "median" else None),
                             ch.index, f"{b0}.{c0}", f"{b1}.{c1}", v0, v1, ch.change,
-                            "regression" if ch.change < 0 else "improvement", ch.z, ch.pvalue))
+                            "regression" if ch.change < 0 else "improvement", ch.z, ch.pvalue,
+                            ch.first, ch.last, f"{f0}.{fc}", f"{l1}.{lc}", fv, lv))
     return ladders, positions, changes

@@ -15,6 +15,7 @@ import duckdb
 
 from ..contract import dbms_name
 from ..db import fetch_dicts, query
+from ..derive.changepoints import SPAN
 from ..paths import campaign_url, investigation_url, ladder_slug, ladder_url, server_url
 from .bundle import write_bundle
 from .charts import explore_url, make_chart
@@ -31,8 +32,19 @@ def _chart_id(ladder: str) -> str:
     return "ladder-" + re.sub(r"[^A-Za-z0-9_-]+", "-", ladder)
 
 
+def _between(r: dict) -> dict:
+    """Where a change lies: its two builds, and its span when that is wider (derive/changepoints.py),
+    by version, or by build.config where the span's ends share a version (a ladder of configs)."""
+    wider = (r["span_before"], r["span_after"]) != (r["before"], r["after"])
+    ends = (r["span_before_version"], r["span_after_version"])
+    if ends[0] == ends[1]:
+        ends = (r["span_before"], r["span_after"])
+    return {"between": f"{r['before_version']} → {r['after_version']}",
+            "span": f"{SPAN:.0%} within {ends[0]} → {ends[1]}" if wider else ""}
+
+
 def _changes(rows: list[dict]) -> list[dict]:
-    return [{"series": r["series"], "kind": r["kind"], "between": f"{r['before_version']} → {r['after_version']}",
+    return [{"series": r["series"], "kind": r["kind"], **_between(r),
              "before": r["before"], "after": r["after"], "change": f"{r['change']:+.1%}",
              "direction": r["direction"], "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
              "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else ""}
@@ -41,8 +53,8 @@ def _changes(rows: list[dict]) -> list[dict]:
 
 def what_it_can_see(builds: int, repetitions: int, noise: float) -> str:
     """An honest sentence on detection power for this ladder (from `make bench` on synthetic
-    ladders with 2 % noise: 8 builds find 10 % steps 88 % of the time with one run, 5 % steps 78 %
-    with three; smaller steps mostly not)."""
+    ladders with 2 % noise: 8 builds find 10 % steps between the right builds 90 % of the time with
+    one run, 5 % steps 80 % with three; smaller steps mostly not)."""
     runs = f"{repetitions} run{'s' if repetitions != 1 else ''} per build"
     floor = 2.5 * noise * (2 / max(builds // 2, 1)) ** 0.5  # a step at mid-ladder at ~2.5 sigma
     return (f"{builds} builds, {runs}; noise per point ≈ {noise:.1%} (estimated from the successive "
@@ -111,7 +123,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
     rows = fetch_dicts(con, query("regressions"))
     items = [{"change": f"{r['change']:+.1%}", "size": abs(r["change"]), "direction": r["direction"],
               "series": r["series"], "kind": r["kind"], "group": r["group"] or "",
-              "between": f"{r['before_version']} → {r['after_version']}", "before": r["before"], "after": r["after"],
+              **_between(r), "before": r["before"], "after": r["after"],
               "server": r["server"], "dbms": dbms_name(r["dbms"]), "threads": r["threads"],
               "campaign": r["campaign"], "date": str(r["date"]),
               "url": ladder_url(r["server"], r["dbms"], r["threads"]),

@@ -1,8 +1,8 @@
 -- The change points of one server's ladders, each ladder's largest first (ties by series, then
 -- by position: a total order), with the known regression each is, if any.
 SELECT p.ladder, p.series, p.kind, p."group", p.position, p."before", p."after", p.before_version,
-       p.after_version, p.change, p.direction, p.pvalue, k.id AS known, k.title AS known_title,
-       k.status AS known_status
+       p.after_version, p.span_before, p.span_after, p.span_before_version, p.span_after_version, p.change,
+       p.direction, p.pvalue, k.id AS known, k.title AS known_title, k.status AS known_status
 FROM change_points p
 LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
 LEFT JOIN known k ON k.id = ck.known

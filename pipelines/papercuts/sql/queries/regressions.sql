@@ -1,7 +1,8 @@
 -- Every change point of a microbenchmark or a group median, largest and most recent first, with
 -- the known regression it is (data/known/), if any.
 SELECT p.ladder, p.campaign, c.date, p.server, p.dbms, p.config AS family, p.threads, p.series, p.kind,
-       p."group", p."before", p."after", p.before_version, p.after_version, p.change, p.direction, p.pvalue,
+       p."group", p."before", p."after", p.before_version, p.after_version, p.span_before, p.span_after,
+       p.span_before_version, p.span_after_version, p.change, p.direction, p.pvalue,
        k.id AS known, k.title AS known_title, k.status AS known_status, k.investigation AS known_investigation,
        k.bugs[1] AS known_bug,
        -- the evidence the data holds for a microbenchmark's change: per-op costs of both builds, and
