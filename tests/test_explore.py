@@ -272,3 +272,31 @@ def test_a_variant_has_the_same_colour_in_the_explorer_as_on_the_site(page, serv
     for v in VARIANTS:
         assert fills[v] == {site_colour[v].lower()}, (v, fills[v], site_colour[v])
     assert fills[VARIANTS[0]] != fills[VARIANTS[1]]
+
+
+@pytest.mark.browser
+def test_the_ladder_view_names_a_changes_span_where_its_place_is_not_sure(page, server, site):
+    """Hovering a change point of the ladder view: its two builds, and for a change whose span is
+    wider, the builds it lies between with probability 0.9, as change_points holds them."""
+    campaign = "2025-11-28-pn53-mysql-5-6-to-9-5"
+    want = {}
+    for test, rng, bv, av, sbv, sav, wide in db(site).execute(
+            "SELECT microbenchmark, \"range\", before_version, after_version, span_before_version, "
+            "span_after_version, \"first\" < \"last\" FROM change_points "
+            "WHERE campaign = ? AND threads = 1 AND kind = 'series'", [campaign]).fetchall():
+        name = f"{test}_range={rng}" if rng is not None else test
+        want[name, f"{bv} → {av}"] = f"{bv} → {av}" + (f" (90% within {sbv} → {sav})" if wide else "")
+    open_explorer(page, f"{server}/explore/?server=pn53&campaign={campaign}&threads=1&view=ladder")
+    marks = page.locator('#explore-chart g.mark-symbol.role-mark path[stroke="#111"]')
+    seen = set()
+    for i in range(marks.count()):
+        marks.nth(i).hover(force=True)
+        page.wait_for_timeout(50)
+        cells = dict(line.split("\t", 1) for line in page.locator("#vg-tooltip-element").inner_text().splitlines()
+                     if "\t" in line)
+        seen.add((cells["series"], cells["between"]))
+    assert len(seen) >= 10
+    for series, between in seen:
+        pair = between.split(" (", 1)[0]
+        assert want[series, pair] == between
+    assert any("within" in between for _, between in seen)

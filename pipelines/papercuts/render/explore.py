@@ -19,6 +19,7 @@ import duckdb
 
 from ..contract import OP_COSTS, dbms_name
 from ..db import query
+from ..derive.changepoints import SPAN
 from ..ingest import blobs
 from ..paths import campaign_url, server_url
 from . import colours
@@ -145,7 +146,8 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
                              for n, r in zip(changes["microbenchmark"], changes["range"], strict=True)],
                     "group": changes["group"], "before": _index(changes["before"], v_at),
                     "after": _index(changes["after"], v_at), "change": changes["change"],
-                    "pvalue": changes["pvalue"]},
+                    "pvalue": changes["pvalue"], "span_before": _index(changes["span_before"], v_at),
+                    "span_after": _index(changes["span_after"], v_at), "span_level": SPAN},
         "mycnf": _mycnf(con, server, variants, v_at, c_at, store),
     }
     metrics = sorted(set(costs["metric"]), key=list(OP_COSTS).index)

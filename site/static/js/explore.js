@@ -612,8 +612,13 @@
       if (!row || row[field] == null) {
         continue;
       }
+      // a change whose place is not sure also names its span: the builds it lies between with
+      // probability span_level
+      var wide = ch.span_before[i] !== ch.before[i] || ch.span_after[i] !== ch.after[i];
       out.push({ variant: row.variant, vorder: row.vorder, at: row[field], series: row.microbenchmark,
-                 between: d.variants[ch.before[i]].version + " → " + d.variants[ch.after[i]].version,
+                 between: d.variants[ch.before[i]].version + " → " + d.variants[ch.after[i]].version +
+                   (wide ? " (" + Math.round(100 * ch.span_level) + "% within " + d.variants[ch.span_before[i]].version +
+                           " → " + d.variants[ch.span_after[i]].version + ")" : ""),
                  change: ch.change[i], pvalue: ch.pvalue[i],
                  direction: ch.change[i] < 0 ? "regression" : "improvement" });
     }
