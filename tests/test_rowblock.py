@@ -262,3 +262,15 @@ def test_a_row_that_repeats_one_read_before_it_in_the_campaign_is_a_duplicate_wh
     rows.extend(block)
     check_duplicates({"results": rows}, problems)
     assert problems.items == []
+
+
+def test_only_rows_whose_number_another_campaign_holds_are_compared_for_copies():
+    """checks._candidates: a copy holds its original's qps, so rows are compared by their whole key
+    only where another campaign has the same qps (1 and 1.0 are one number); a qps repeated within
+    one campaign is not a candidate."""
+    from papercuts.validate.checks import _candidates
+
+    held = [[{"campaign": "a", "qps": 1.0}, {"campaign": "a", "qps": 2.0}, {"campaign": "a", "qps": 2.0}],
+            [{"campaign": "b", "qps": 1}, {"campaign": "b", "qps": 3.0}, {"campaign": "c", "qps": 3.0}]]
+    assert [m.tolist() for m in _candidates(held, "qps")] == [[True, False, False], [True, True, True]]
+    assert _candidates(held, None) == [None, None]
