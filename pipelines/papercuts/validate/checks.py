@@ -183,11 +183,13 @@ def _candidates(held: list, column: str | None) -> list[np.ndarray | None]:
     bits, campaign = value.view(np.int64), np.concatenate([c for _, c in found])
     order = np.lexsort((campaign, bits))
     b, c = bits[order], campaign[order]
-    pair = np.ones(len(b), dtype=bool)  # the first row of each (value, campaign)
-    pair[1:] = (b[1:] != b[:-1]) | (c[1:] != c[:-1])
-    per_value = b[pair]
-    shared = per_value[1:][per_value[1:] == per_value[:-1]]  # values two campaigns or more hold
-    mask = np.isin(bits, shared)
+    value_starts = np.ones(len(b), dtype=bool)  # the first row of each value, sorted
+    value_starts[1:] = b[1:] != b[:-1]
+    pair_starts = value_starts.copy()  # and of each (value, campaign)
+    pair_starts[1:] |= c[1:] != c[:-1]
+    run = np.cumsum(value_starts) - 1
+    mask = np.empty(len(b), dtype=bool)
+    mask[order] = np.bincount(run, weights=pair_starts)[run] >= 2  # held by two campaigns or more
     return np.split(mask, np.cumsum([len(v) for v, _ in found])[:-1])
 
 
