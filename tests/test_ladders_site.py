@@ -138,7 +138,8 @@ def test_a_known_regression_matches_a_change_whose_span_holds_its_version_within
     """known_matches.sql on a planted database: a change placed at 8.0.21 -> 8.0.22 whose span runs
     from 8.0.19 to 8.0.24 is the known regression introduced in 8.0.20; a span reaching back across
     a release jump (5.7.44 to 8.0.22) cannot say the step arrived in 8.0.20, and one that ends
-    before it is not it."""
+    before it is not it. A known regression of the pair itself (8.0.22) is preferred to one only
+    the span holds, whatever their ids."""
     from papercuts.db import query
 
     con = duckdb.connect()
@@ -158,6 +159,11 @@ def test_a_known_regression_matches_a_change_whose_span_holds_its_version_within
                     [ladder, span_before, span_after])
     con.execute(query("known_matches"))
     assert con.execute("SELECT ladder, known FROM change_known").fetchall() == [("in span", "bug-1")]
+    con.execute("DROP TABLE change_known")
+    con.execute("INSERT INTO known VALUES ('bug-2', 'mysql', [8, 0, 22], NULL, ['random-points'], NULL)")
+    con.execute(query("known_matches"))
+    assert sorted(con.execute("SELECT ladder, known FROM change_known").fetchall()) == [
+        ("across a release", "bug-2"), ("in span", "bug-2"), ("pair only", "bug-2")]
 
 
 def test_a_change_whose_place_is_not_sure_shows_its_span_in_the_index_and_on_its_ladder(site):

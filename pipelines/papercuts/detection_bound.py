@@ -2,15 +2,18 @@
 
 A hit is what `make bench` counts: the step found between the right two builds. On n builds with
 one step of relative size s at a uniformly drawn position k (1..n-1), per-point noise sigma known
-exactly, and at most `false_alarms` flat series (no step) given a change:
+exactly, one change declared per series at most, and at most `false_alarms` flat series (no step)
+given a change:
 
 - scan: the two-sample z of the segment means at every split, the largest |z| kept when above the
-  threshold that flat series pass `false_alarms` of the time; its split is the place. This is what
-  derive/changepoints.py does on one segment, with the noise known and the threshold exact.
-- oracle: the step's size is known too (its sign is not). The rule that maximises the hits at a
-  given false-alarm rate declares the split with the largest likelihood ratio when that ratio is
-  above a threshold (Neyman-Pearson, split by split); no method that does not know the step's
-  size can do better.
+  threshold that flat series pass `false_alarms` of the time; its split is the place. This is the
+  first split of derive/changepoints.py's binary segmentation, with the noise known and the
+  threshold exact rather than Bonferroni's.
+- oracle: the step's size is known too (its sign is not). Of all rules, the one that declares most
+  steps at the right split for that false-alarm rate takes the split with the largest likelihood
+  ratio when that ratio is above a threshold (maximising the hits under the constraint, point by
+  point); no method that does not know the step's size can do better. The bench counts a change
+  at a wrong split of a stepped series as a false alarm too, which only lowers the best reachable.
 
 Both are computed by simulation (SYNTHETIC, seeded numpy draws): the contrast of the segment means
 does not depend on the series' level, so unit-noise draws plus the step suffice.

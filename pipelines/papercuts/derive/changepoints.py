@@ -22,10 +22,11 @@ Detection, for series of any length (the common real case is 4-12 builds, one ru
 Every change names the builds it sits between, its relative size (mean after / mean before - 1
 on the series as measured, drift included), its direction and its p-value; and its span, the
 builds it lies between with probability SPAN. A small step in noise is often placed a build or
-two off (on 100 builds of 3 runs, most 2 % steps that are found are), and a reader looking for the
-version that brought it needs to know that; the span is the smallest set of splits of its segment
-holding SPAN of the split's likelihood (a flat prior on the split and on the step's size), widened
-to a run of consecutive builds.
+two off (on 100 builds of 3 runs, about half the 2 % steps found are), and a reader looking for
+the version that brought it needs to know that; the span is the smallest set of splits of its
+segment holding SPAN of the split's likelihood (a flat prior on the split and on the step's size),
+widened to a run of consecutive builds. On the drift and the group medians it is wider than that
+(their noise is stated generously, and the drift is smooth, not flat): a safe side to err on.
 """
 import math
 from dataclasses import dataclass

@@ -613,12 +613,13 @@
         continue;
       }
       // a change whose place is not sure also names its span: the builds it lies between with
-      // probability span_level
+      // probability span_level, by version, or by build.config where both ends share a version
       var wide = ch.span_before[i] !== ch.before[i] || ch.span_after[i] !== ch.after[i];
+      var from = d.variants[ch.span_before[i]], to = d.variants[ch.span_after[i]];
+      var ends = from.version === to.version ? [from.id, to.id] : [from.version, to.version];
       out.push({ variant: row.variant, vorder: row.vorder, at: row[field], series: row.microbenchmark,
                  between: d.variants[ch.before[i]].version + " → " + d.variants[ch.after[i]].version +
-                   (wide ? " (" + Math.round(100 * ch.span_level) + "% within " + d.variants[ch.span_before[i]].version +
-                           " → " + d.variants[ch.span_after[i]].version + ")" : ""),
+                   (wide ? " (" + Math.round(100 * ch.span_level) + "% within " + ends[0] + " → " + ends[1] + ")" : ""),
                  change: ch.change[i], pvalue: ch.pvalue[i],
                  direction: ch.change[i] < 0 ? "regression" : "improvement" });
     }
