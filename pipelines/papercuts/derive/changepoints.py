@@ -115,31 +115,66 @@ def noise(residual: np.ndarray, spread: float | None = None) -> float:
     return max(sigma, spread or 0.0)
 
 
+def spans(values: np.ndarray, sigma: np.ndarray, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+          index: np.ndarray, level: float = SPAN) -> tuple[np.ndarray, np.ndarray]:
+    """For each change i, found at split index[i] of values[rows[i]][lo[i]:hi[i]] (per-point noise
+    sigma[rows[i]]), the splits it lies in with probability `level`: each split j weighted by its
+    likelihood with the step's size integrated out under a flat prior, se_j exp(z_j^2 / 2), the
+    most likely taken until they hold `level`, and the run of splits from the first of them (or
+    the index) to the last, as (first, last). Every change at once, as segment_all scores splits."""
+    n = values.shape[1]
+    prefix = np.zeros((values.shape[0], n + 1))
+    np.cumsum(values, axis=1, out=prefix[:, 1:])
+    ks = np.arange(1, n)
+    nl, nr = ks - lo[:, None], hi[:, None] - ks
+    valid = (nl >= 1) & (nr >= 1)
+    nl, nr = np.maximum(nl, 1), np.maximum(nr, 1)  # outside the segment: any number, masked below
+    sums = prefix[rows]
+    at = np.arange(len(rows))
+    base = sums[at, lo]
+    left = sums[:, 1:n] - base[:, None]
+    total = sums[at, hi] - base
+    se = np.sqrt(1 / nl + 1 / nr)
+    z = ((total[:, None] - left) / nr - left / nl) / (sigma[rows, None] * se)
+    weight = np.where(valid, z * z / 2 + np.log(se), -np.inf)
+    p = np.exp(weight - weight.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    order = np.argsort(-p, axis=1, kind="stable")
+    need = (np.cumsum(np.take_along_axis(p, order, axis=1), axis=1) < level).sum(axis=1) + 1
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(n - 1), order.shape), axis=1)
+    taken = (rank < need[:, None]) & valid
+    first = np.where(taken, ks, n).min(axis=1)
+    last = np.where(taken, ks, 0).max(axis=1)
+    return np.minimum(first, index), np.maximum(last, index)
+
+
 def span(values: np.ndarray, sigma: float, lo: int, hi: int, index: int, level: float = SPAN) -> tuple[int, int]:
-    """The splits of values[lo:hi] a change found at `index` lies in with probability `level`:
-    each split j weighted by its likelihood with the step's size integrated out under a flat
-    prior, se_j exp(z_j^2 / 2), the most likely taken until they hold `level`, and the run of
-    splits from the first of them (or index) to the last."""
-    seg = values[lo:hi]
-    m = len(seg)
-    j = np.arange(1, m)
-    sums = np.cumsum(seg)
-    se = np.sqrt(1 / j + 1 / (m - j))
-    z = ((sums[-1] - sums[:-1]) / (m - j) - sums[:-1] / j) / (sigma * se)
-    weight = z * z / 2 + np.log(se)
-    p = np.exp(weight - weight.max())
-    order = np.argsort(-p, kind="stable")
-    taken = order[:int(np.searchsorted(np.cumsum(p[order]) / p.sum(), level)) + 1] + lo + 1
-    return min(int(taken.min()), index), max(int(taken.max()), index)
+    """spans() of one change of one series."""
+    first, last = spans(values[None, :], np.array([sigma]), np.array([0]), np.array([lo]), np.array([hi]),
+                        np.array([index]), level)
+    return int(first[0]), int(last[0])
 
 
-def _changes(name: str, logs: np.ndarray, values: np.ndarray, sigma: float,
-             found: list[tuple[int, float, float]]) -> list[Change]:
-    """The changes of one series: sizes on its logs as measured, spans on the values searched."""
-    indexes = [k for k, _, _ in found]
-    bounds = [0, *indexes, len(values)]
-    return [Change(name, k, _relative(logs, k, indexes), z, p, *span(values, sigma, bounds[i], bounds[i + 2], k))
-            for i, (k, z, p) in enumerate(found)]
+def _changes(names: list[str], logs: np.ndarray, values: np.ndarray, sigma: np.ndarray,
+             found: list[list[tuple[int, float, float]]]) -> list[Change]:
+    """The changes of these series (rows): sizes on their logs as measured, spans on the values
+    searched, all spans at once."""
+    rows, lo, hi, at = [], [], [], []
+    for row, f in enumerate(found):
+        bounds = [0, *(k for k, _, _ in f), values.shape[1]]
+        for i, (k, _, _) in enumerate(f):
+            rows.append(row), lo.append(bounds[i]), hi.append(bounds[i + 2]), at.append(k)
+    if not rows:
+        return []
+    first, last = spans(values, sigma, *(np.array(x, dtype=np.int64) for x in (rows, lo, hi, at)))
+    out, i = [], 0
+    for name, xs, f in zip(names, logs, found, strict=True):
+        indexes = [k for k, _, _ in f]
+        for k, z, p in f:
+            out.append(Change(name, k, _relative(xs, k, indexes), z, p, int(first[i]), int(last[i])))
+            i += 1
+    return out
 
 
 def _relative(values: np.ndarray, index: int, changes: list[int]) -> float:
@@ -203,9 +238,7 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
         start[stepped] += logs[stepped].mean(axis=1) - without[stepped].mean(axis=1)
         drift, _ = median_polish(without, 2, start)
         level = np.median(logs - drift, axis=1)
-    changes: list[Change] = []
-    for name, xs, res, f in zip(names, logs, residual, found, strict=True):
-        changes += _changes(name, xs, res, sigma, f)
+    changes = _changes(names, logs, residual, np.full(len(names), sigma), found)
     # Version-wide steps: the drift itself and each group's median (both keep the shared part).
     shared, noises = ["drift: all"], [sigma * 1.2533 / math.sqrt(len(names))]
     lines = [drift]
@@ -215,7 +248,6 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
             shared.append(f"median: {group}")
             lines.append(np.median(centred[members], axis=0))
             noises.append(sigma * 1.2533 / math.sqrt(len(members)) * math.sqrt(2))
-    lines = np.array(lines)
-    for name, xs, s, f in zip(shared, lines, noises, segment_all(lines, np.array(noises), alpha), strict=True):
-        changes += _changes(name, xs, xs, s, f)
+    lines, noises = np.array(lines), np.array(noises)
+    changes += _changes(shared, lines, lines, noises, segment_all(lines, noises, alpha))
     return changes, sigma, drift.tolist()
