@@ -51,11 +51,12 @@ class Change:
     last: int
 
 
-def _best_splits(prefix: np.ndarray, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                 sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each segment values[rows[i]][lo[i]:hi[i]] (of at least 2 * MIN_SEGMENT points), the split
-    k with the largest |z| of the mean after k minus the mean before it, and that z; every segment
-    scored at once from the rows' prefix sums. Ties go to the first k."""
+def _split_z(prefix: np.ndarray, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+             sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each segment values[rows[i]][lo[i]:hi[i]], at every split k: the z of the mean after k
+    minus the mean before it, its standard error in units of the noise, and whether k lies inside
+    the segment with MIN_SEGMENT points on each side; every segment at once, from the rows'
+    prefix sums."""
     n = prefix.shape[1] - 1
     ks = np.arange(1, n)
     nl, nr = ks - lo[:, None], hi[:, None] - ks
@@ -66,9 +67,17 @@ def _best_splits(prefix: np.ndarray, rows: np.ndarray, lo: np.ndarray, hi: np.nd
     base = sums[at, lo]
     left = sums[:, 1:n] - base[:, None]
     total = sums[at, hi] - base
-    z = ((total[:, None] - left) / nr - left / nl) / (sigma[rows, None] * np.sqrt(1 / nl + 1 / nr))
+    se = np.sqrt(1 / nl + 1 / nr)
+    return ((total[:, None] - left) / nr - left / nl) / (sigma[rows, None] * se), se, valid
+
+
+def _best_splits(prefix: np.ndarray, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each segment (of at least 2 * MIN_SEGMENT points), the split k with the largest |z|, and
+    that z. Ties go to the first k."""
+    z, _, valid = _split_z(prefix, rows, lo, hi, sigma)
     best = np.where(valid, np.abs(z), -1.0).argmax(axis=1)
-    return best + 1, z[at, best]
+    return best + 1, z[np.arange(len(rows)), best]
 
 
 def segment_all(values: np.ndarray, sigma: np.ndarray, alpha: float = ALPHA) -> list[list[tuple[int, float, float]]]:
@@ -125,17 +134,7 @@ def spans(values: np.ndarray, sigma: np.ndarray, rows: np.ndarray, lo: np.ndarra
     n = values.shape[1]
     prefix = np.zeros((values.shape[0], n + 1))
     np.cumsum(values, axis=1, out=prefix[:, 1:])
-    ks = np.arange(1, n)
-    nl, nr = ks - lo[:, None], hi[:, None] - ks
-    valid = (nl >= 1) & (nr >= 1)
-    nl, nr = np.maximum(nl, 1), np.maximum(nr, 1)  # outside the segment: any number, masked below
-    sums = prefix[rows]
-    at = np.arange(len(rows))
-    base = sums[at, lo]
-    left = sums[:, 1:n] - base[:, None]
-    total = sums[at, hi] - base
-    se = np.sqrt(1 / nl + 1 / nr)
-    z = ((total[:, None] - left) / nr - left / nl) / (sigma[rows, None] * se)
+    z, se, valid = _split_z(prefix, rows, lo, hi, sigma)
     weight = np.where(valid, z * z / 2 + np.log(se), -np.inf)
     p = np.exp(weight - weight.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
@@ -144,6 +143,7 @@ def spans(values: np.ndarray, sigma: np.ndarray, rows: np.ndarray, lo: np.ndarra
     rank = np.empty_like(order)
     np.put_along_axis(rank, order, np.broadcast_to(np.arange(n - 1), order.shape), axis=1)
     taken = (rank < need[:, None]) & valid
+    ks = np.arange(1, n)
     first = np.where(taken, ks, n).min(axis=1)
     last = np.where(taken, ks, 0).max(axis=1)
     return np.minimum(first, index), np.maximum(last, index)
