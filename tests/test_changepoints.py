@@ -193,3 +193,25 @@ def test_a_span_weighs_each_split_by_its_likelihood_as_worked_by_hand():
     assert [span(seg, 0.5, 0, 4, 2, level) for level in (0.5, 0.6, 0.9)] == [(2, 2), (1, 2), (1, 3)]
     longer = np.array([5.0, 5.0, *seg, 7.0])
     assert span(longer, 0.5, 2, 6, 4, 0.6) == (3, 4)
+
+
+def test_ladder_values_are_stored_in_ladder_order_and_series_numbered_as_sql_ranks_them(site):
+    """derive/ladders.py reads ladder_values by rowid and numbers each ladder's series itself: the
+    table must be stored ladder by ladder, builds by version (sql/models/14_ladder_values.sql), and
+    the numbering must be SQL's dense rank of (microbenchmark, range) in each ladder."""
+    import duckdb
+    import numpy as np
+
+    from papercuts.derive.ladders import KEY, _series_keys, _starts
+
+    con = duckdb.connect(str(site.db), read_only=True)
+    ladder = ", ".join(KEY)
+    stored = con.execute(f"SELECT rowid FROM ladder_values ORDER BY {ladder}, version_key, build, config, "
+                         "microbenchmark, \"range\", value").fetchall()
+    assert [r for (r,) in stored] == list(range(len(stored))) and len(stored) > 1000
+    t = con.sql(f"SELECT *, dense_rank() OVER (PARTITION BY {ladder} ORDER BY microbenchmark, \"range\") - 1 "
+                "AS series_pos FROM ladder_values ORDER BY rowid").to_arrow_table()
+    keys, want = _series_keys(t), t.column("series_pos").to_numpy()
+    bounds = np.append(np.flatnonzero(_starts(t, KEY)), t.num_rows)
+    for s, e in zip(bounds[:-1], bounds[1:], strict=True):
+        assert np.unique(keys[s:e], return_inverse=True)[1].tolist() == want[s:e].tolist()

@@ -8,8 +8,9 @@ import duckdb
 from papercuts.derive.ladders import build_ladders
 
 # SYNTHETIC: 24 campaigns × 2 thread counts × 12 builds × 2 configs × 175 microbenchmarks × 2 ranges
-# = 403,200 values, a few row groups, so that DuckDB sorts them on more than one thread. Build names
-# do not sort as their versions; some series step at the sixth build.
+# = 403,200 values, a few row groups, so that DuckDB reads them on more than one thread; stored in
+# ladder order, as sql/models/14_ladder_values.sql stores them. Build names do not sort as their
+# versions; some series step at the sixth build.
 VALUES = """
 CREATE TABLE builds AS
 SELECT 'b' || (i * 7 % 12) AS id, [8, 0, i] AS version_key FROM range(12) t(i);
@@ -24,7 +25,7 @@ SELECT 'c' || lpad(c::VARCHAR, 2, '0') AS campaign, 's' AS server, 'mysql' AS db
             * CASE WHEN m % 25 = 7 AND b >= 6 THEN 0.8 ELSE 1 END AS value,
        1 AS repetitions, NULL::DOUBLE AS log_var
 FROM range(24) a(c), (VALUES (1), (16)) t(th), range(12) v(b), range(2) f(cf), range(175) w(m), range(2) r(rg)
-ORDER BY hash(c, th, b, cf, m, rg);
+ORDER BY campaign, server, dbms, engine, family, threads, version_key, build, config, microbenchmark, "range";
 """
 
 

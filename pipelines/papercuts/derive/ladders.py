@@ -47,16 +47,13 @@ CREATE TABLE change_points (
 
 KEY = ("campaign", "server", "dbms", "engine", "family", "threads")
 
-# A row per value, in ladder order; series_pos numbers a ladder's series (microbenchmark, range)
-# in the order the rows give them, so a complete series (one at every build) is in that order.
+# A row per value, in ladder order: the order ladder_values is stored in (sql/models/14_*).
 VALUES = """
 SELECT campaign, server, dbms, engine, family, threads, build, config, version,
-       microbenchmark, "range", "group", value, repetitions, log_var,
-       dense_rank() OVER (PARTITION BY campaign, server, dbms, engine, family, threads
-                          ORDER BY microbenchmark, "range") - 1 AS series_pos
+       microbenchmark, "range", "group", value, repetitions, log_var
 FROM ladder_values
 WHERE NOT list_contains($kept::VARCHAR[], campaign)
-ORDER BY campaign, server, dbms, engine, family, threads, version_key, build, config, microbenchmark, "range"
+ORDER BY rowid
 """
 TABLES = ("ladders", "ladder_builds", "change_points")
 
@@ -78,6 +75,19 @@ def _starts(table: pa.Table, columns: tuple[str, ...]) -> np.ndarray:
         c = table.column(name).combine_chunks()
         new[1:] |= pc.not_equal(c.slice(1), c.slice(0, len(c) - 1)).to_numpy(zero_copy_only=False)
     return new
+
+
+def _series_keys(table: pa.Table) -> np.ndarray:
+    """A number per row that sorts as (microbenchmark, range) do, range's nulls last: a ladder's
+    series are numbered in this order (np.unique of a ladder's keys)."""
+    names = pc.dictionary_encode(table.column("microbenchmark").combine_chunks())
+    rank = np.empty(len(names.dictionary), dtype=np.int64)
+    rank[pc.sort_indices(names.dictionary).to_numpy()] = np.arange(len(names.dictionary))
+    ranges = table.column("range").combine_chunks()
+    top = (pc.max(ranges).as_py() or 0) + 1
+    ranges = pc.fill_null(ranges, top).to_numpy().astype(np.int64)
+    _, ranges = np.unique(ranges, return_inverse=True)
+    return rank[names.indices.to_numpy(zero_copy_only=False)] * (int(ranges.max(initial=0)) + 1) + ranges
 
 
 def _pick(table: pa.Table, name: str, rows) -> list:
@@ -128,13 +138,13 @@ def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[di
 
     The rows come as Arrow columns, a ladder is a slice of them and its values a matrix (series x
     builds): no Python object per value (10^6 values at x100 took 5 s as tuples). They are read on
-    every core (`cores`; derive runs most of its models on one): a rank and a sort by every key column give
-    the same rows in the same order on any number of threads (x100: 1.7 s on one, 0.95 s on two)."""
+    every core (`cores`; derive runs most of its models on one), in the order ladder_values is
+    stored in (its rowid), the same on any number of threads."""
     with on_threads(con, cores):
         t = con.sql(VALUES, params={"kept": sorted(kept)}).to_arrow_table().combine_chunks()
     value = t.column("value").to_numpy().astype(float)
     reps_all = t.column("repetitions").to_numpy()
-    spos_all = t.column("series_pos").to_numpy()
+    series_keys = _series_keys(t)
     has_var = pc.is_valid(t.column("log_var")).to_numpy(zero_copy_only=False)
     log_var = pc.fill_null(t.column("log_var"), 0.0).to_numpy()
     bounds = np.append(np.flatnonzero(_starts(t, KEY)), t.num_rows)
@@ -146,7 +156,7 @@ def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[di
             continue
         variants = list(zip(*(_pick(t, k, firsts) for k in ("build", "config", "version")), strict=True))
         vpos = np.cumsum(variant_starts[s:e]) - 1
-        spos = spos_all[s:e]
+        _, spos = np.unique(series_keys[s:e], return_inverse=True)  # the ladder's series, numbered
         matrix = np.full((int(spos.max()) + 1, len(variants)), np.nan)
         matrix[spos, vpos] = value[s:e]
         whole = (~np.isnan(matrix)).all(axis=1) & (np.nan_to_num(matrix) > 0).all(axis=1)
