@@ -187,7 +187,11 @@ def test_a_span_weighs_each_split_by_its_likelihood_as_worked_by_hand():
     shifted by the segment's start."""
     import numpy as np
 
-    from papercuts.derive.changepoints import span
+    from papercuts.derive.changepoints import spans
+
+    def span(values, sigma, lo, hi, index, level):  # one change of one series
+        first, last = spans(values[None, :], np.array([sigma]), *(np.array([x]) for x in (0, lo, hi, index)), level)
+        return int(first[0]), int(last[0])
 
     seg = np.array([0.0, 0.1, 1.0, 1.1])
     assert [span(seg, 0.5, 0, 4, 2, level) for level in (0.5, 0.6, 0.9)] == [(2, 2), (1, 2), (1, 3)]

@@ -106,7 +106,7 @@ def _score(ladder, found, tally: Counter, step: float) -> None:
         tally["off by one"] += true is not None and any(abs(c.index - true) == 1 for c in wrong)
         tally["no step"] += len(wrong) if true is None else 0
         tally["misplaced"] += len(wrong) if true is not None else 0
-        tally["false span"] += sum(not c.first <= (true if true is not None else -1) <= c.last for c in own)
+        tally["false span"] += sum(true is None or not c.first <= true <= c.last for c in own)
         tally["changes"] += len(own)
         tally["width"] += sum(c.last - c.first + 1 for c in own)
         tally["found true"] += sum(true is not None and abs(c.index - true) <= 2 for c in own)

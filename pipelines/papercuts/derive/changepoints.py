@@ -149,13 +149,6 @@ def spans(values: np.ndarray, sigma: np.ndarray, rows: np.ndarray, lo: np.ndarra
     return np.minimum(first, index), np.maximum(last, index)
 
 
-def span(values: np.ndarray, sigma: float, lo: int, hi: int, index: int, level: float = SPAN) -> tuple[int, int]:
-    """spans() of one change of one series."""
-    first, last = spans(values[None, :], np.array([sigma]), np.array([0]), np.array([lo]), np.array([hi]),
-                        np.array([index]), level)
-    return int(first[0]), int(last[0])
-
-
 def _changes(names: list[str], logs: np.ndarray, values: np.ndarray, sigma: np.ndarray,
              found: list[list[tuple[int, float, float]]]) -> list[Change]:
     """The changes of these series (rows): sizes on their logs as measured, spans on the values

@@ -186,10 +186,10 @@ def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[di
             test, rng = tests.get(ch.series, (None, None))
             kind = "series" if test else ch.series.split(":")[0]
             (b0, c0, v0), (b1, c1, v1) = variants[ch.index - 1], variants[ch.index]
-            (f0, fc, fv), (l1, lc, lv) = variants[ch.first - 1], variants[ch.last]
+            (s0, sc0, sv0), (s1, sc1, sv1) = variants[ch.first - 1], variants[ch.last]
             changes[campaign].append((lid, campaign, server, dbms, family, threads, ch.series, kind, test, rng,
                             groups.get(ch.series) or (ch.series.split(": ")[1] if kind == "median" else None),
                             ch.index, f"{b0}.{c0}", f"{b1}.{c1}", v0, v1, ch.change,
                             "regression" if ch.change < 0 else "improvement", ch.z, ch.pvalue,
-                            ch.first, ch.last, f"{f0}.{fc}", f"{l1}.{lc}", fv, lv))
+                            ch.first, ch.last, f"{s0}.{sc0}", f"{s1}.{sc1}", sv0, sv1))
     return ladders, positions, changes
