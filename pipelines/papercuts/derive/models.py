@@ -1,7 +1,6 @@
 """Stage 3: derived tables (rQPS, summaries), one SQL model per file, then the version ladders."""
 from __future__ import annotations
 
-import re
 from itertools import groupby
 from pathlib import Path
 
@@ -38,7 +37,7 @@ def derive(con: duckdb.DuckDBPyConnection, kept: set[str] | frozenset[str] = fro
         done = []
         for path in sql_files("models"):
             name = table_name(path)
-            with on_threads(con, cores if name in ALL_CORES else None):
+            with on_threads(con, cores if name in ALL_CORES else 1):
                 if kept and name in PER_CAMPAIGN:
                     _per_campaign(con, path, campaigns, kept, cores)
                 else:
@@ -65,17 +64,12 @@ def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, campaigns: list[st
     search path), then each campaign's rows taken in campaign order from there or from the last
     build's table (copies add no floats: on every core)."""
     name = table_name(path)
-    sql, n = re.subn(rf"\bCREATE TABLE {name} AS\b", f"CREATE TABLE {FRESH}.{name} AS", path.read_text())
-    if n != 1:
-        raise RuntimeError(f"sql/models/{path.name}: expected one 'CREATE TABLE {name} AS'")
-    con.execute(f"SET search_path = '{FRESH},main'")
+    con.execute(f"SET search_path = '{FRESH},main'")  # its CREATE TABLE too: the table is made there
     try:
-        con.execute(sql)
+        con.execute(path.read_text())
     finally:
         con.execute("RESET search_path")
     with on_threads(con, cores):
         con.execute(f"CREATE TABLE main.{name} AS SELECT * FROM {FRESH}.{name} LIMIT 0")
         for from_last, run in groupby(campaigns, key=lambda c: c in kept):
-            source = f"{previous.ALIAS}.{name}" if from_last else f"{FRESH}.{name}"
-            con.execute(f"INSERT INTO main.{name} SELECT * FROM {source} WHERE campaign IN (SELECT unnest($1)) "
-                        "ORDER BY rowid", [list(run)])
+            previous.copy_rows(con, name, list(run), previous.ALIAS if from_last else FRESH)

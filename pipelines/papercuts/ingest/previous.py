@@ -21,9 +21,6 @@ from ..fingerprint import hash_tree
 from ..paths import Paths
 
 TABLE = "build_inputs"
-# Not copied: inserted again (2,123 rows at x100: 0.02 s; the bytes are stored apart, ingest/blobs.py).
-# While it held the bytes, DuckDB took 0.2 to 8 s to copy its rows from the last build's database.
-NOT_COPIED = {"evidence"}
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL
 ALIAS = "previous"
 
@@ -60,11 +57,12 @@ def attach(con: duckdb.DuckDBPyConnection, db: Path, common: str, digests: dict[
     return {c for c, d in digests.items() if saved.get(c) == d}
 
 
-def copy_rows(con: duckdb.DuckDBPyConnection, table: str, campaigns: list[str]) -> None:
-    """The rows of these campaigns (consecutive in folder order) from the last build's table, in
-    their order there (rowid): read on several threads, a large table's row groups could come in
-    another order (x100: a campaign's results in the middle of the table came first)."""
-    con.execute(f"INSERT INTO {table} SELECT * FROM {ALIAS}.{table} WHERE campaign IN (SELECT unnest($1)) "
+def copy_rows(con: duckdb.DuckDBPyConnection, table: str, campaigns: list[str], source: str = ALIAS) -> None:
+    """The rows of these campaigns (consecutive in folder order) from the table of that name in
+    `source` (the last build's database, or a scratch schema), in their order there (rowid): read
+    on several threads, a large table's row groups could come in another order (x100: a campaign's
+    results in the middle of the table came first)."""
+    con.execute(f"INSERT INTO {table} SELECT * FROM {source}.{table} WHERE campaign IN (SELECT unnest($1)) "
                 "ORDER BY rowid", [campaigns])
 
 

@@ -89,7 +89,6 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
                  insert, kept: set[str]) -> None:
     """A per-campaign table's rows in folder order: runs of kept campaigns copied from the last
     build's database (previous.py), the others inserted from their checked rows."""
-    kept = set() if table in previous.NOT_COPIED else kept
     runs = _runs(rows) if kept else []
     if len({campaign for campaign, _ in runs}) < len(runs):  # a campaign's rows apart: not in folder order
         kept = set()
@@ -133,7 +132,7 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None, last
     (previous.common_digest) and every campaign's folder digest, the database records what it is
     made of, and the rows of campaigns unchanged since the database `last` was made are copied from
     it; returns those campaigns. The last database stays attached when some were (derive copies
-    their ladders too; previous.detach after it)."""
+    their rows of the per-campaign models and their ladders too; previous.detach after it)."""
     canonicalize(ds)
     if store is not None:
         blobs.put(store, blobs.files(ds.rows))

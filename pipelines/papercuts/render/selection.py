@@ -84,9 +84,8 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
         raise UserError(f"{where}: no rQPS rows for {', '.join(missing)} in campaign "
                         f"{d['campaign']} (check the campaign, server, threads and base)")
     place_of = np.full(len(every.variants), -1)  # a variant's place among those drawn (-1: not drawn)
-    for i, v in enumerate(variants):
-        if v in every.code:
-            place_of[every.code[v]] = i
+    for i, v in enumerate(variants):  # every one is in every.code: found checked it
+        place_of[every.code[v]] = i
     place = place_of[every.variant_code[at]]
     at, place = at[place >= 0], place[place >= 0]
     if c["threads"] is None:  # ranked by group, label and threads among the rows drawn
