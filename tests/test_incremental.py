@@ -28,11 +28,16 @@ def test_unchanged_inputs_keep_the_site_and_any_change_rebuilds_it(data_copy, tm
     t = Timings()
     build(paths, t)
     assert set(t) >= {"validate", "render", "hugo"}
-    assert tree(paths.public) != clean
+    changed = tree(paths.public)
+    assert changed != clean
+    # The site replaced waits in the trash for the next build (publish/trash.py); the content tree
+    # replaced was removed while Hugo ran.
+    assert _trash(paths) == [clean]
     # Back to the first inputs: the site is the clean build's, byte for byte.
     results.write_text(original)
     build(paths)
     assert tree(paths.public) == clean
+    assert _trash(paths) == [changed]  # the older one was removed
     # An output changed behind the build's back (a page edited by hand) is rebuilt, not kept.
     page = paths.public / "index.html"
     page.write_text(page.read_text() + "<!-- edited -->")
@@ -63,6 +68,11 @@ def test_a_changed_campaign_is_read_again_and_the_others_come_from_the_last_buil
     assert any(f"the rows of {len(campaigns) - 1} unchanged campaign(s) copied" in line for line in said), said
     assert _tables(paths.db) == _tables(clean_paths.db)
     assert [p.render() for p in again.sorted()] == [p.render() for p in clean.sorted()]
+
+
+def _trash(paths: Paths) -> list[dict]:
+    """The trees in the build's trash, by their files' digests."""
+    return [tree(held) for box in sorted(paths.trash.iterdir()) for held in box.iterdir()]
 
 
 def _tables(db) -> dict[str, list[tuple]]:

@@ -26,6 +26,7 @@ from .paths import Paths
 from .problems import Problem, Problems, UserError
 from .publish.hugo import run_hugo
 from .publish.swap import remove, replace_path
+from .publish.trash import Trash
 from .render.images import enabled as images_enabled
 from .render.images import render_images
 from .render.site import render_site
@@ -142,7 +143,12 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
                                 f"{paths.rel(paths.public)} is already this build's site")
                 return problems
             forget(paths)
-            problems = _build(paths, timings)
+            trash = Trash(paths.trash)
+            trash.empty()  # what the last build replaced, beside this one's first stages
+            try:
+                problems = _build(paths, timings, trash)
+            finally:
+                trash.wait()
             remember(paths, digest, problems, timings.pages)
             return problems
     except OSError as e:  # a read-only or full disk, a vanished folder: the user's to fix
@@ -164,7 +170,7 @@ def _disk_error(where: str, why: str) -> UserError:
                      "the previous site is unchanged)")
 
 
-def _build(paths: Paths, timings: Timings) -> Problems:
+def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
     with timings.stage("validate", f"checking {paths.rel(paths.data)}"):
         ds, problems = validate(paths, paths.build / "campaigns-read", partial(timings.progress, "campaigns read"))
     if timings.say:
@@ -194,7 +200,7 @@ def _build(paths: Paths, timings: Timings) -> Problems:
         release_arrow_memory()
         with timings.stage("render", "pages, specs, tables and CSVs"):
             units: list[int] = []
-            timings.pages = render_site(db_tmp, ds, paths, units, timings.progress)
+            timings.pages = render_site(db_tmp, ds, paths, units, timings.progress, trash)
             if timings.say and units:
                 timings.say(f"    {units[0]} page unit(s) unchanged since the last build, {units[1]} written")
             if paths.content_root is not None or paths.data == paths.project / "data":
@@ -207,8 +213,9 @@ def _build(paths: Paths, timings: Timings) -> Problems:
             timings.say("    images: not drawn (PAPERCUTS_IMAGES=0, --no-images)")
         if timings.say and timings.images:
             timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
+        trash.empty()  # the old content tree, while Hugo runs
         with timings.stage("hugo", "the pinned Hugo writes the site"):
-            run_hugo(paths)
+            run_hugo(paths, trash=trash)
     except BaseException:
         con.close()
         for leftover in (db_tmp, wal, paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):

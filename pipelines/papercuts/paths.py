@@ -69,6 +69,11 @@ class Paths:
         return self.build / "content"
 
     @property
+    def trash(self) -> Path:
+        """Trees a build replaced, removed beside later work (publish/trash.py)."""
+        return self.build / "trash"
+
+    @property
     def image_cache(self) -> Path:
         """Chart images by the hash of what they are drawn from (render/images.py): safe to share
         between builds, so $PAPERCUTS_IMAGE_CACHE may name one folder for all of them."""

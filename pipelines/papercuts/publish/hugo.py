@@ -21,7 +21,8 @@ def hugo_binary() -> str:
     return os.path.join(os.path.dirname(hugo.cli.__file__), "binaries", "hugo")
 
 
-def run_hugo(paths: Paths, content: Path | None = None) -> None:
+def run_hugo(paths: Paths, content: Path | None = None, trash=None) -> None:
+    """Publish the content tree (`content`, else the build's); the old site goes to `trash`, if given."""
     check_bundles(paths)
     staging = paths.staging
     staging.parent.mkdir(parents=True, exist_ok=True)
@@ -33,7 +34,7 @@ def run_hugo(paths: Paths, content: Path | None = None) -> None:
         shutil.rmtree(staging, ignore_errors=True)
         raise UserError("hugo failed:\n" + "\n".join(hugo_errors(proc.stdout + "\n" + proc.stderr)))
     _copy_verbatim((content or paths.generated) / VERBATIM, staging)
-    replace_path(staging, paths.public)
+    replace_path(staging, paths.public, trash)
 
 
 def _copy_verbatim(src: Path, staging: Path) -> None:

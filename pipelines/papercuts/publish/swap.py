@@ -42,15 +42,17 @@ def remove(path: Path) -> None:
         path.unlink()
 
 
-def replace_path(new: Path, final: Path) -> None:
-    """Swap a finished output (built beside `final`, on its file system) into place."""
+def replace_path(new: Path, final: Path, trash=None) -> None:
+    """Swap a finished output (built beside `final`, on its file system) into place; the old one
+    is removed, or put in `trash` (a trash.Trash) to be removed beside later work."""
+    discard = remove if trash is None else trash.put
     if not final.exists() and not final.is_symlink():
         new.rename(final)
         return
     if _exchange(new, final):
-        remove(new)  # it now holds the old output
+        discard(new)  # it now holds the old output
         return
     aside = final.with_name(f".{final.name}.old-{os.getpid()}")
     final.rename(aside)
     new.rename(final)
-    remove(aside)
+    discard(aside)

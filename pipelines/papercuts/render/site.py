@@ -26,15 +26,15 @@ from .units import Workers
 
 
 def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None,
-                progress=None) -> int:
+                progress=None, trash=None) -> int:
     """Write the content tree from the derived database (a file: its units are made on every core,
     render/units.py); `reused`, if given, receives (units kept, units written); progress(what,
-    done, total), if given, is told as units are made."""
+    done, total), if given, is told as units are made; the old tree goes to `trash`, if given."""
     with Workers(db) as workers:
-        return _render(workers, ds, paths, reused, progress)
+        return _render(workers, ds, paths, reused, progress, trash)
 
 
-def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress) -> int:
+def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, trash) -> int:
     con = workers.con
     out = paths.generated.with_name(paths.generated.name + ".tmp")
     if out.exists():
@@ -103,7 +103,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress) -
                                                   render_template("embed.md.j2", **embed_example())))
     pages += 1
 
-    replace_path(out, paths.generated)
+    replace_path(out, paths.generated, trash)
     if reused is not None:
         reused[:] = [reuse.reused, reuse.written]
     return pages
