@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
+
+from papercuts.build import build
+from papercuts.paths import PROJECT, Paths
 
 
 def figures(site):
@@ -51,3 +55,21 @@ def test_an_embedded_chart_cites_its_campaigns_source_not_its_pages(site):
     source = html.unescape(re.search(r'class="embed-source">(.*?)</p>', (embed / "index.html").read_text(), re.S)[1])
     assert "bench/arc/aug25.sb.mem.in.1u.50m.600s.900s.pn53" in source
     assert "busy-wait" not in source  # the source the pn53 server row names
+
+
+def test_a_chart_whose_id_is_index_has_its_embed_page_and_so_do_the_others_of_its_page(tmp_path):
+    """Embed pages are leaf files, `<chart id>.md` (render/embeds.py embed_file): a chart named
+    `index` would make its page's embed folder a Hugo bundle and hide its siblings' pages, so it
+    keeps a folder of its own."""
+    content = tmp_path / "content"
+    shutil.copytree(PROJECT / "content", content)
+    page = content / "investigations" / "innodb-busy-wait-8030.md"
+    page.write_text(page.read_text().replace("id: dell32-rqps", "id: index")
+                    .replace('{{< chart id="dell32-rqps" />}}', '{{< chart id="index" />}}'))
+    paths = Paths.make(data=PROJECT / "data", content=content, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    embeds = paths.public / "embed" / "investigations" / "innodb-busy-wait-8030"
+    for cid in ("index", "dell32-summary", "ut-delay"):
+        drawn = (embeds / cid / "index.html").read_text()
+        assert f'data-chart-id="{cid}"' in drawn
+        assert f'class="back" href="/investigations/innodb-busy-wait-8030/#chart-{cid}"' in drawn

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .charts import TABLE_SUFFIX, Chart
-from .embeds import check_unique, embed_meta, embed_url, image_stem, page_path
+from .embeds import check_unique, embed_file, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 from .images import enabled as images_enabled
 from .tables import html, shown
@@ -34,9 +34,10 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
         elif written[name] != c.csv:
             raise ValueError(f"{url}: two charts write {name} with different rows")
     for d in meta.get("charts") or []:
-        embed = root / d["embed"].strip("/")
-        embed.mkdir(parents=True)
-        (embed / "index.md").write_text(page(embed_meta(url, meta, d), ""))
+        embed = embed_file(root, url, d["id"])
+        embed.parent.mkdir(parents=True, exist_ok=True)
+        with open(embed, "x") as f:  # never over another chart's
+            f.write(page(embed_meta(url, meta, d), ""))
 
 
 def _images(url: str, chart_id: str) -> dict:

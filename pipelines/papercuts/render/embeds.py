@@ -11,7 +11,7 @@ slugs of different sections may be equal. The image files keep the flat, readabl
 """
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from ..problems import UserError
 
@@ -23,6 +23,16 @@ def page_path(page_folder: str) -> str:
 
 def embed_url(page: str, chart_id: str) -> str:
     return f"/embed{page}{chart_id}/"
+
+
+def embed_file(root: Path, page: str, chart_id: str) -> Path:
+    """The content file of a chart's embed page: a leaf page `<chart id>.md` beside its page's
+    other embeds (Hugo serves it at the same address as `<chart id>/index.md`), not a folder
+    each: they were half the content tree's folders (1,078 of 2,078 at x100), each created,
+    placed and removed by every build. A chart whose id is `index` keeps a folder: `index.md`
+    would make the page's embed folder a bundle, its siblings the bundle's files."""
+    folder = root / "embed" / page.strip("/")
+    return folder / chart_id / "index.md" if chart_id == "index" else folder / f"{chart_id}.md"
 
 
 def image_stem(page: str, chart_id: str) -> str:

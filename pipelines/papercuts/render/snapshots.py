@@ -34,6 +34,7 @@ import duckdb
 
 from ..paths import Paths
 from ..problems import UserError
+from .embeds import embed_file
 from .frontmatter import page, split, write_json
 
 FILE = "snapshots.toml"
@@ -141,7 +142,7 @@ def render_pins(paths: Paths, out: Path) -> int:
         if commit not in rendered:
             rendered[commit] = snapshot_content(paths, repo, commit)
         then = rendered[commit]
-        live = then / "embed" / pin.page.strip("/") / pin.chart / "index.md"
+        live = embed_file(then, pin.page, pin.chart)
         if not live.is_file():
             raise UserError(f"{pin.where}: chart {pin.chart!r} of {pin.page} did not exist in the data "
                             f"as of {pin.date} (commit {commit[:12]})")
