@@ -35,8 +35,9 @@ def test_ordinary_differences_are_not_flagged(tmp_path):
     assert warnings(write_data(tmp_path / "data")) == []  # 0.25× to 1.0× within a group
 
 
-def test_every_row_10x_from_the_median_of_its_peers_is_flagged_in_group_then_qps_order():
-    """Against the definition, row by row: the median of the other rows of its group."""
+def test_every_row_10x_from_the_median_of_its_peers_is_flagged_in_campaign_group_then_qps_order():
+    """Against the definition, row by row: the median of the other rows of its group. Each campaign
+    is checked alone (campaigns in the order of their first row)."""
     rnd = random.Random(7)
     rows = []
     for line in range(2, 602):
@@ -52,8 +53,8 @@ def test_every_row_10x_from_the_median_of_its_peers_is_flagged_in_group_then_qps
     expected = []
     groups = {}
     for r in rows:
-        groups.setdefault((r["campaign"], r["range"]), []).append(r)
-    for peers in groups.values():
+        groups.setdefault(r["campaign"], {}).setdefault(r["range"], []).append(r)
+    for peers in (peers for campaign in groups.values() for peers in campaign.values()):
         peers = sorted(peers, key=lambda r: r["qps"])
         for r in peers:
             others = [o["qps"] for o in peers if o is not r]
@@ -87,3 +88,36 @@ def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
     data = write_data(tmp_path / "data", {RESULTS: rows.encode("utf-8")})
     _, problems = validate(Paths.make(data=data))
     assert problems.items == []
+
+
+def test_a_campaign_checked_by_the_last_build_is_not_checked_again_unless_it_or_its_builds_changed(tmp_path):
+    """Its warnings come back from the build folder while its folder and its builds' DBMS are the
+    same (a planted warning there shows they are reused); a DBMS changed in builds.csv, or the
+    campaign's own file, checks it again."""
+    import pickle
+
+    rows = ("server,build,config,microbenchmark,range,threads,qps\n"
+            "box,my8028,cfg,point-query,100,1,46120.70\n"
+            "box,my8040,cfg,point-query,100,1,4612070\n")
+    data = write_data(tmp_path / "data", {RESULTS: rows})
+    cache = tmp_path / "cache"
+
+    def qps_warnings() -> list[tuple[int, str]]:
+        _, problems = validate(Paths.make(data=data), cache)
+        return [(p.line, p.message.split(" is ")[0]) for p in problems.items if p.message.startswith("qps")]
+
+    both = [(2, "qps 46120.7"), (3, "qps 4.61207e+06")]  # each 100× from the other
+    assert qps_warnings() == both
+    memo = cache / "checked" / "qps-magnitude.pickle"
+    saved = pickle.loads(memo.read_bytes())
+    memo.write_bytes(pickle.dumps({c: (key, [(*args[:3], "qps planted is here", args[4]) for args in found])
+                                   for c, (key, found) in saved.items()}))
+    assert qps_warnings() == [(2, "qps planted"), (3, "qps planted")]  # unchanged: the last check's warnings
+    builds = data / "builds.csv"
+    builds.write_text(builds.read_text().replace("my8040,mysql", "my8040,postgres"))
+    assert qps_warnings() == []  # two DBMS: no peers to compare with, checked again
+    builds.write_text(builds.read_text().replace("my8040,postgres", "my8040,mysql"))
+    assert qps_warnings() == both
+    memo.write_bytes(pickle.dumps({c: (key, []) for c, (key, _) in pickle.loads(memo.read_bytes()).items()}))
+    (data / RESULTS).write_text(rows.replace("4612070", "4612071"))
+    assert qps_warnings() == [(2, "qps 46120.7"), (3, "qps 4.61207e+06")]  # checked again, not the emptied memo's

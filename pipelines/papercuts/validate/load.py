@@ -36,6 +36,7 @@ class Dataset:
     broken: dict[str, set[str]] = field(default_factory=dict)  # ids of catalog rows that failed
     reused: int = 0  # campaigns restored from the last build's reading (campaign_cache.py)
     digests: dict[str, str] = field(default_factory=dict)  # campaign folder -> its bytes' hash (render/reuse.py)
+    checked: Path | None = None  # the last build's checks of each campaign (plausibility.py)
 
 
 def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict,
@@ -104,7 +105,7 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
 def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None, progress=None) -> Dataset:
     """Every file of the data folder read and typed; progress(done, total), if given, is told as
     campaigns not restored from the cache are read."""
-    ds = Dataset()
+    ds = Dataset(checked=None if cache is None else cache / "checked" / "qps-magnitude.pickle")
     root = paths.data
     if not root.is_dir():
         problems.error(str(paths.rel(root)), 1, 1, "data directory does not exist",

@@ -229,6 +229,18 @@ def entries(rows, names: tuple[str, ...] | list[str]) -> Iterator[tuple[tuple, d
             yield from ((tuple(row[n] for n in names), row, -1) for row in part)
 
 
+def campaign_rows(rows: Rows | list[dict]) -> dict[str, Rows]:
+    """Each campaign's rows in order, campaigns in the order of their first row."""
+    out: dict[str, Rows] = {}
+    for part in parts(rows):
+        if isinstance(part, Block):
+            out.setdefault(part.campaign, Rows()).add_block(part)
+        else:
+            for row in part:
+                out.setdefault(row["campaign"], Rows()).append(row)
+    return out
+
+
 def row_at(part: dict | Block, i: int) -> dict:
     return part if i < 0 else part.row(i)
 
