@@ -65,7 +65,7 @@ def test_the_store_holds_the_files_of_the_database_in_place_and_no_others(data_c
     shutil.rmtree(gone)
     assert stored - _data_files(data_copy)  # files only it had
 
-    def hugo_fails(*_):
+    def hugo_fails(*_, **__):
         raise RuntimeError("hugo was killed")
 
     with pytest.MonkeyPatch.context() as mp:
