@@ -57,19 +57,24 @@ def test_an_embedded_chart_cites_its_campaigns_source_not_its_pages(site):
     assert "busy-wait" not in source  # the source the pn53 server row names
 
 
-def test_a_chart_whose_id_is_index_has_its_embed_page_and_so_do_the_others_of_its_page(tmp_path):
-    """Embed pages are leaf files, `<chart id>.md` (render/embeds.py embed_file): a chart named
-    `index` would make its page's embed folder a Hugo bundle and hide its siblings' pages, so it
-    keeps a folder of its own."""
+def test_charts_whose_ids_hugo_reads_in_a_file_name_have_their_embed_pages_and_so_do_the_others(tmp_path):
+    """Embed pages are leaf files, `<chart id>.md` (render/embeds.py embed_file), but for ids Hugo
+    would read in a file's name: `Index.md` would make its page's embed folder a bundle and hide
+    its siblings, `summary.en.md` would be page `summary` in language `en`. They keep a folder."""
     content = tmp_path / "content"
     shutil.copytree(PROJECT / "content", content)
     page = content / "investigations" / "innodb-busy-wait-8030.md"
-    page.write_text(page.read_text().replace("id: dell32-rqps", "id: index")
-                    .replace('{{< chart id="dell32-rqps" />}}', '{{< chart id="index" />}}'))
+    text = page.read_text()
+    for old, new in (("dell32-rqps", "Index"), ("dell32-summary", "summary.en"), ("ut-delay", "summary")):
+        text = text.replace(f"id: {old}\n", f"id: {new}\n").replace(f'{{{{< chart id="{old}" />}}}}',
+                                                                   f'{{{{< chart id="{new}" />}}}}')
+    page.write_text(text)
     paths = Paths.make(data=PROJECT / "data", content=content, build=tmp_path / "build", out=tmp_path / "public")
     build(paths)
     embeds = paths.public / "embed" / "investigations" / "innodb-busy-wait-8030"
-    for cid in ("index", "dell32-summary", "ut-delay"):
-        drawn = (embeds / cid / "index.html").read_text()
+    # Hugo writes every path in lower case (its default), so Index's page is at index/
+    for cid, folder in (("Index", "index"), ("summary.en", "summary.en"), ("summary", "summary"),
+                        ("spin-wait", "spin-wait")):
+        drawn = (embeds / folder / "index.html").read_text()
         assert f'data-chart-id="{cid}"' in drawn
         assert f'class="back" href="/investigations/innodb-busy-wait-8030/#chart-{cid}"' in drawn

@@ -27,12 +27,15 @@ def embed_url(page: str, chart_id: str) -> str:
 
 def embed_file(root: Path, page: str, chart_id: str) -> Path:
     """The content file of a chart's embed page: a leaf page `<chart id>.md` beside its page's
-    other embeds (Hugo serves it at the same address as `<chart id>/index.md`), not a folder
-    each: they were half the content tree's folders (1,078 of 2,078 at x100), each created,
-    placed and removed by every build. A chart whose id is `index` keeps a folder: `index.md`
-    would make the page's embed folder a bundle, its siblings the bundle's files."""
+    other embeds, at the address `<chart id>/index.md` would have, not a folder each: they were
+    half the content tree's folders (1,078 of 2,078 at x100), each created, placed and removed by
+    every build. Two kinds of id keep a folder, where Hugo reads a leaf's name otherwise:
+    `index` in any case (`Index.md` makes the folder a bundle, its siblings the bundle's files)
+    and any id with a '.' (`rqps.en.md` is page `rqps` in language `en`)."""
     folder = root / "embed" / page.strip("/")
-    return folder / chart_id / "index.md" if chart_id == "index" else folder / f"{chart_id}.md"
+    if "." in chart_id or chart_id.lower() == "index":
+        return folder / chart_id / "index.md"
+    return folder / f"{chart_id}.md"
 
 
 def image_stem(page: str, chart_id: str) -> str:
