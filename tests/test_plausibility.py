@@ -121,3 +121,7 @@ def test_a_campaign_checked_by_the_last_build_is_not_checked_again_unless_it_or_
     memo.write_bytes(pickle.dumps({c: (key, []) for c, (key, _) in pickle.loads(memo.read_bytes()).items()}))
     (data / RESULTS).write_text(rows.replace("4612070", "4612071"))
     assert qps_warnings() == [(2, "qps 46120.7"), (3, "qps 4.61207e+06")]  # checked again, not the emptied memo's
+    for torn in (b"not a pickle", pickle.dumps(["a list"]), pickle.dumps({"2026-01-02-test": 5}),
+                 pickle.dumps({"2026-01-02-test": ()})):
+        memo.write_bytes(torn)  # a torn or foreign memo is not believed: the campaign is checked again
+        assert qps_warnings() == [(2, "qps 46120.7"), (3, "qps 4.61207e+06")]

@@ -2,7 +2,9 @@
 trash held when emptying began, never what was put there after."""
 from __future__ import annotations
 
+import errno
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +26,7 @@ def test_a_tree_put_in_the_trash_is_kept_until_emptied_and_later_ones_are_left(t
     assert [p.read_text() for p in held] == ["site"]
     trash.empty()
     trash.put(_tree(tmp_path, "content"))  # put while the first is being removed
-    trash.wait()
+    assert trash.wait() == []
     assert [p.read_text() for p in (tmp_path / "trash").rglob("page.html")] == ["content"]
     trash.empty()
     trash.wait()
@@ -38,14 +40,29 @@ def test_two_trees_of_one_name_are_both_kept(tmp_path):
     assert len(list((tmp_path / "trash").rglob("page.html"))) == 2
 
 
-def test_a_tree_on_another_file_system_is_removed_at_once(tmp_path):
-    other = tmp_path / "tmpfs"
-    other.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(other)]).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
+@pytest.mark.parametrize("why", [errno.EXDEV, errno.ENOSPC, errno.EACCES])
+def test_a_tree_that_cannot_be_renamed_into_the_trash_is_removed_at_once(tmp_path, monkeypatch, why):
+    """Another file system (EXDEV), a full disk, no permission: the new tree is in place already,
+    so the old one is removed as before the trash, and nothing is left in the trash."""
+    def refused(self, target):
+        raise OSError(why, "refused", str(self))
+
+    monkeypatch.setattr(Path, "rename", refused)
+    old = _tree(tmp_path, "site")
+    Trash(tmp_path / "trash").put(old)
+    assert not old.exists() and list((tmp_path / "trash").iterdir()) == []
+
+
+def test_what_rm_cannot_remove_is_told(tmp_path):
+    trash = Trash(tmp_path / "trash")
+    trash.put(_tree(tmp_path, "site"))
+    stuck = next((tmp_path / "trash").rglob("page.html"))
+    # An immutable file: not even root may unlink it (ext4 and others; not every file system).
+    if subprocess.run(["chattr", "+i", str(stuck)], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a file immutable here")
     try:
-        old = _tree(other, "site")
-        Trash(tmp_path / "trash").put(old)
-        assert not old.exists() and list((tmp_path / "trash").rglob("page.html")) == []
+        trash.empty()
+        left = trash.wait()
     finally:
-        subprocess.run(["umount", "-l", str(other)], check=False)
+        subprocess.run(["chattr", "-i", str(stuck)], check=True)
+    assert len(left) == 1 and "page.html" in left[0] and "not permitted" in left[0], left

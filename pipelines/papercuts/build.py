@@ -148,7 +148,9 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
             try:
                 problems = _build(paths, timings, trash)
             finally:
-                trash.wait()
+                left = trash.wait()
+                if left and timings.say:
+                    timings.say(f"    old trees not removed (the next build tries again): {'; '.join(left)}")
             remember(paths, digest, problems, timings.pages)
             return problems
     except OSError as e:  # a read-only or full disk, a vanished folder: the user's to fix

@@ -1,11 +1,12 @@
 """Putting a finished output in place so that, at every moment, the old or the new one is there.
 
 On Linux the swap is one renameat2(RENAME_EXCHANGE) system call: the new tree takes the final
-name and the old tree takes the new one's, atomically; the old tree is removed only afterwards.
-Elsewhere (or on a file system without it) the old tree is renamed aside under a name no one
-else uses, the new one renamed in, then the old one removed: a kill between the two renames
-leaves the old tree beside the final name, never deleted. Nothing is removed that this build
-did not create.
+name and the old tree takes the new one's, atomically; the old tree is removed only afterwards
+(or put in a trash, publish/trash.py, and removed beside later work). Elsewhere (or on a file
+system without it) the old tree is renamed aside under a name no one else uses, the new one
+renamed in, then the old one removed or put in the trash: a kill between the two renames leaves
+the old tree beside the final name, never deleted. Nothing is removed that a build did not
+create.
 """
 from __future__ import annotations
 

@@ -7,12 +7,13 @@ runs on it beside the work that follows: the old content tree while Hugo writes 
 old site at the start of the next build, beside its validate stage. Another process, not a
 thread: the render stage forks its workers only while no other thread runs (render/units.py).
 
-Only trees the build itself replaced are put here, renamed inside one file system; a tree on
-another one (an --out on another mount than the build folder) is removed at once, as before.
+Only trees the build itself replaced are put here. One that cannot be renamed into the trash
+(another file system than the build folder's, a full disk, no permission) is removed at once,
+as before: the new tree is already in place, so the build must not fail for the old one.
 """
 from __future__ import annotations
 
-import errno
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -23,28 +24,39 @@ from .swap import remove
 class Trash:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._removing: list[subprocess.Popen] = []
+        self._removing: list[tuple[subprocess.Popen, list[str]]] = []
 
     def put(self, path: Path) -> None:
         """Take `path` out of the way: renamed into the trash, or removed now."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        box = None
         try:
-            path.rename(Path(tempfile.mkdtemp(dir=self.folder)) / path.name)
-        except OSError as e:
-            if e.errno != errno.EXDEV:
-                raise
+            self.folder.mkdir(parents=True, exist_ok=True)
+            box = Path(tempfile.mkdtemp(dir=self.folder))
+            path.rename(box / path.name)
+        except OSError:
+            if box is not None:
+                box.rmdir()
             remove(path)
 
     def empty(self) -> None:
         """Start removing what the trash holds now (not what is put there later)."""
-        held = sorted(self.folder.iterdir()) if self.folder.is_dir() else []
-        if held:
-            self._removing.append(subprocess.Popen(["rm", "-rf", "--", *map(str, held)],
-                                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
+        held = [str(p) for p in sorted(self.folder.iterdir())] if self.folder.is_dir() else []
+        if not held:
+            return
+        if shutil.which("rm") is None:  # no rm here: removed now, in this process
+            for p in held:
+                remove(Path(p))
+            return
+        self._removing.append((subprocess.Popen(["rm", "-rf", "--", *held], stdin=subprocess.DEVNULL,
+                                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE), held))
 
-    def wait(self) -> None:
-        """Until every removal started has ended (one that failed said why on stderr; what it
-        left is tried again by the next build)."""
-        for proc in self._removing:
-            proc.wait()
+    def wait(self) -> list[str]:
+        """Until every removal started has ended; returns what rm could not remove, with why
+        (the next build tries again)."""
+        failed = []
+        for proc, held in self._removing:
+            _, err = proc.communicate()
+            if proc.returncode:
+                failed.append(f"{', '.join(held)}: {err.decode(errors='replace').strip()}")
         self._removing.clear()
+        return failed

@@ -15,7 +15,8 @@ pipeline, and publishes the one chart's spec and CSV (and its images) beside an 
 says "Pinned: data as of <date>" and names the commit. Anyone can do the same by hand: check out
 that commit and run `papercuts build`. A later commit cannot change what the pin shows, since
 the commit a date names never changes. ('@' is not allowed in a chart id, so a pin never takes a
-chart's name; a sibling folder, since a Hugo page bundle cannot hold another page.)
+chart's name; it is a bundle folder of its own, `<chart id>@<date>/`, beside the live embed
+pages, since it holds the chart's files.)
 """
 from __future__ import annotations
 

@@ -64,21 +64,28 @@ def folder_digest(cdir: Path, where: str) -> str:
     return h.hexdigest()
 
 
-def _saved(entry: Path, key: str) -> dict | None:
+def load_saved(entry: Path):
+    """What store() wrote at `entry`, or None: no entry, or one this code cannot read (an older
+    format, a torn or foreign file)."""
     try:
         with open(entry, "rb") as f:
-            saved = pickle.load(f)
-        return saved if saved["key"] == key else None
-    except (OSError, EOFError, KeyError, TypeError, pickle.UnpicklingError):
-        return None  # no entry, or one from another version: read the folder
+            return pickle.load(f)
+    except Exception:  # noqa: BLE001 - unpickling a foreign file can raise anything
+        return None
 
 
-def _store(entry: Path, saved: dict) -> None:
+def store(entry: Path, saved) -> None:
+    """Written whole or not at all (a build killed meanwhile leaves the last entry)."""
     entry.parent.mkdir(parents=True, exist_ok=True)
     tmp = entry.with_suffix(".tmp")
     with open(tmp, "wb") as f:
         pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, entry)
+
+
+def _saved(entry: Path, key: str) -> dict | None:
+    saved = load_saved(entry)
+    return saved if isinstance(saved, dict) and saved.get("key") == key else None
 
 
 def _read_all(read: Callable[[Path], dict], folders: list[Path], progress=None) -> list[dict]:
@@ -114,7 +121,7 @@ def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, prob
         if saved is None:
             saved = {"key": key, **fresh[cdir]}
             if key is not None:
-                _store(cache / f"{cdir.name}.pickle", saved)
+                store(cache / f"{cdir.name}.pickle", saved)
         for table, rows in saved["rows"].items():
             ds.rows.setdefault(table, []).extend(rows)
         ds.campaigns.extend(saved["campaigns"])
