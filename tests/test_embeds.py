@@ -71,10 +71,11 @@ def test_charts_whose_ids_hugo_reads_in_a_file_name_have_their_embed_pages_and_s
     page.write_text(text)
     paths = Paths.make(data=PROJECT / "data", content=content, build=tmp_path / "build", out=tmp_path / "public")
     build(paths)
-    embeds = paths.public / "embed" / "investigations" / "innodb-busy-wait-8030"
-    # Hugo writes every path in lower case (its default), so Index's page is at index/
-    for cid, folder in (("Index", "index"), ("summary.en", "summary.en"), ("summary", "summary"),
-                        ("spin-wait", "spin-wait")):
-        drawn = (embeds / folder / "index.html").read_text()
+    # Hugo writes every path in lower case (its default): Index's page is at …/index/, and the
+    # chart's "Embed page" link says so.
+    shown = {cid: body for url, cid, _, body in figures(paths) if url == "/investigations/innodb-busy-wait-8030/"}
+    for cid in ("Index", "summary.en", "summary", "spin-wait"):
+        link = re.search(r'class="embed-link" href="([^"]+)"', shown[cid])[1]
+        drawn = (paths.public / link.strip("/") / "index.html").read_text()
         assert f'data-chart-id="{cid}"' in drawn
         assert f'class="back" href="/investigations/innodb-busy-wait-8030/#chart-{cid}"' in drawn

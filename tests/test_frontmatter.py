@@ -72,3 +72,16 @@ def test_the_contract_page_lists_every_chart_kind_with_its_keys(site):
     for kind in KINDS.values():
         row = html.split(f"<td><code>{kind.name}</code></td>", 1)[1].split("</tr>", 1)[0]
         assert all(f"<code>{key}</code>" in row for key in kind.requires), kind.name
+
+
+def test_two_chart_ids_that_differ_only_in_case_are_refused_at_the_second(tmp_path):
+    """The site's addresses are in lower case (Hugo's default): `Rqps` and `rqps` would have one
+    embed page."""
+    content = tmp_path / "content"
+    (content / "investigations").mkdir(parents=True)
+    shutil.copyfile(PROJECT / "content" / "_index.md", content / "_index.md")
+    page = PAGE.replace("  - id: two\n", "  - id: ONE\n")
+    (content / "investigations" / "cases.md").write_text(page)
+    _, problems = validate(Paths.make(content=content))
+    got = [(p.line, p.column, p.message) for p in problems.errors if "case" in p.message]
+    assert got == [(16, 9, "charts 'one' and 'ONE' differ only in case: their embed pages would have one address")]

@@ -22,7 +22,8 @@ def page_path(page_folder: str) -> str:
 
 
 def embed_url(page: str, chart_id: str) -> str:
-    return f"/embed{page}{chart_id}/"
+    """In lower case, as Hugo writes every path (a chart `Rqps` has its embed page at `…/rqps/`)."""
+    return f"/embed{page}{chart_id}/".lower()
 
 
 def embed_file(root: Path, page: str, chart_id: str) -> Path:
@@ -32,10 +33,8 @@ def embed_file(root: Path, page: str, chart_id: str) -> Path:
     every build. Two kinds of id keep a folder, where Hugo reads a leaf's name otherwise:
     `index` in any case (`Index.md` makes the folder a bundle, its siblings the bundle's files)
     and any id with a '.' (`rqps.en.md` is page `rqps` in language `en`)."""
-    folder = root / "embed" / page.strip("/")
-    if "." in chart_id or chart_id.lower() == "index":
-        return folder / chart_id / "index.md"
-    return folder / f"{chart_id}.md"
+    folder, name = root / "embed" / page.strip("/").lower(), chart_id.lower()  # named as Hugo publishes it
+    return folder / name / "index.md" if "." in name or name == "index" else folder / f"{name}.md"
 
 
 def image_stem(page: str, chart_id: str) -> str:
@@ -72,8 +71,11 @@ def embed_meta(page: str, meta: dict, chart: dict) -> dict:
 
 
 def check_unique(page: str, charts: list[dict]) -> None:
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for c in charts:
-        if c["id"] in seen:
-            raise UserError(f"{page}: two charts share the id '{c['id']}': their embed pages would collide")
-        seen.add(c["id"])
+        key = str(c["id"]).lower()
+        if key in seen:
+            same = "share the id" if seen[key] == c["id"] else f"have the ids '{seen[key]}' and"
+            raise UserError(f"{page}: two charts {same} '{c['id']}': their embed pages would collide "
+                            "(addresses are in lower case)")
+        seen[key] = c["id"]

@@ -89,6 +89,7 @@ def _check_charts(meta: dict, node: yaml.MappingNode, placed: list[str], campaig
     charts = meta.get("charts") or []
     chart_nodes = next((v.value for k, v in node.value if k.value == "charts"), [])
     seen: set[str] = set()
+    lowered: dict[str, str] = {}  # id in lower case -> the id
     for d, n in zip(charts, chart_nodes, strict=False):
         where = _node_lines(n, 2) if isinstance(n, yaml.MappingNode) else {}
         line, col = (n.start_mark.line + 2, n.start_mark.column + 1)
@@ -101,7 +102,12 @@ def _check_charts(meta: dict, node: yaml.MappingNode, placed: list[str], campaig
             continue
         if cid in seen:
             problems.error(rel, *where.get("id", (line, col)), f"two charts share the id '{cid}'", "rename one")
+        elif cid.lower() in lowered:  # the site's addresses are in lower case
+            problems.error(rel, *where.get("id", (line, col)),
+                           f"charts '{lowered[cid.lower()]}' and '{cid}' differ only in case: their embed pages "
+                           "would have one address", "rename one")
         seen.add(cid)
+        lowered.setdefault(cid.lower(), cid)
         kind = KINDS.get(d.get("kind"))
         if kind is None:
             problems.error(rel, *where.get("kind", (line, col)), f"chart '{cid}': unknown kind '{d.get('kind')}'",
