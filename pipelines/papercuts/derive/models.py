@@ -18,11 +18,12 @@ from .ladders import build_ladders
 ALL_CORES = ("rqps", "ladder_values")
 
 # Models whose every row belongs to one campaign and is made from that campaign's rows of SOURCES
-# (with tables every campaign shares), stored campaign by campaign (ORDER BY campaign, ...). An
-# incremental build makes them for the changed campaigns only and copies the other campaigns'
-# rows from the last build's database: at x100 with one campaign added, the first three were 2.1 s
-# of the 2.9 s the models took, and comparisons 0.23 s (0.03 s so). Not rqps_summary: made from
-# all of rqps it took 0.21-0.29 s, its 75,000 rows copied alone 0.16-0.22 s.
+# or of the PER_CAMPAIGN models before it (with tables every campaign shares), stored campaign by
+# campaign (ORDER BY campaign, ...). An incremental build makes them for the changed campaigns only
+# and copies the other campaigns' rows from the last build's database: at x100 with one campaign
+# added, the first three were 2.1 s of the 2.9 s the models took, and comparisons 0.23 s (0.03 s
+# so). Not rqps_summary: made from all of rqps it took 0.21-0.29 s, its 75,000 rows copied alone
+# 0.16-0.22 s.
 PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values", "comparisons")
 SOURCES = ("results", "relative")
 FRESH = "fresh"  # the scratch schema the changed campaigns' rows are made in

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..paths import VERBATIM, Paths
 from ..problems import UserError
 from .swap import replace_path
+from .trash import Trash
 from .vendor import expected_sums
 
 
@@ -21,7 +22,7 @@ def hugo_binary() -> str:
     return os.path.join(os.path.dirname(hugo.cli.__file__), "binaries", "hugo")
 
 
-def run_hugo(paths: Paths, content: Path | None = None, trash=None) -> None:
+def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = None) -> None:
     """Publish the content tree (`content`, else the build's); the old site goes to `trash`, if given."""
     check_bundles(paths)
     staging = paths.staging

@@ -16,6 +16,10 @@ import errno
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # trash.py removes what it cannot take with this module's remove()
+    from .trash import Trash
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
@@ -43,9 +47,9 @@ def remove(path: Path) -> None:
         path.unlink()
 
 
-def replace_path(new: Path, final: Path, trash=None) -> None:
+def replace_path(new: Path, final: Path, trash: Trash | None = None) -> None:
     """Swap a finished output (built beside `final`, on its file system) into place; the old one
-    is removed, or put in `trash` (a trash.Trash) to be removed beside later work."""
+    is removed, or put in `trash` to be removed beside later work."""
     discard = remove if trash is None else trash.put
     if not final.exists() and not final.is_symlink():
         new.rename(final)

@@ -13,7 +13,6 @@ as before: the new tree is already in place, so the build must not fail for the 
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -41,13 +40,8 @@ class Trash:
     def empty(self) -> None:
         """Start removing what the trash holds now (not what is put there later)."""
         held = [str(p) for p in sorted(self.folder.iterdir())] if self.folder.is_dir() else []
-        if not held:
-            return
-        if shutil.which("rm") is None:  # no rm here: removed now, in this process
-            for p in held:
-                remove(Path(p))
-            return
-        self._removing.append((subprocess.Popen(["rm", "-rf", "--", *held], stdin=subprocess.DEVNULL,
+        if held:
+            self._removing.append((subprocess.Popen(["rm", "-rf", "--", *held], stdin=subprocess.DEVNULL,
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE), held))
 
     def wait(self) -> list[str]:

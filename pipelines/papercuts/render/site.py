@@ -11,6 +11,7 @@ from ..db import fetch_dicts, query
 from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
 from ..publish.swap import replace_path
+from ..publish.trash import Trash
 from .calibration_pages import render_calibration_page
 from .campaigns import campaign_units, render_campaign_index
 from .charts import KINDS
@@ -26,7 +27,7 @@ from .units import Workers
 
 
 def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None,
-                progress=None, trash=None) -> int:
+                progress=None, trash: Trash | None = None) -> int:
     """Write the content tree from the derived database (a file: its units are made on every core,
     render/units.py); `reused`, if given, receives (units kept, units written); progress(what,
     done, total), if given, is told as units are made; the old tree goes to `trash`, if given."""
@@ -34,7 +35,7 @@ def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: 
         return _render(workers, ds, paths, reused, progress, trash)
 
 
-def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, trash) -> int:
+def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, trash: Trash | None) -> int:
     con = workers.con
     out = paths.generated.with_name(paths.generated.name + ".tmp")
     if out.exists():

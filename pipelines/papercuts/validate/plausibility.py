@@ -45,14 +45,15 @@ def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
     not checked again: its warnings come back from the build folder. At x100 checking every
     campaign's 10^6 rows took 0.37-0.5 s, restoring them 0.02 s."""
     dbms = {b["id"]: b["dbms"] for b in ds.rows["builds"]}
-    last = (load_saved(ds.checked) if ds.checked is not None else None) or {}
+    last = load_saved(ds.checked) if ds.checked is not None else None
+    last = last if isinstance(last, dict) else {}  # none, or not a memo this code wrote
     kept: dict[str, tuple] = {}
     for campaign, rows in campaign_rows(ds.rows["results"]).items():
         builds = set()
         for part in rows.parts():
             builds |= set(part.column("build")) if isinstance(part, Block) else {r["build"] for r in part}
         key = (ds.digests.get(campaign), sorted((b, dbms.get(b)) for b in builds))
-        found = last.get(campaign) if isinstance(last, dict) else None
+        found = last.get(campaign)
         if key[0] is None or not (isinstance(found, tuple) and len(found) == 2 and found[0] == key):
             found = (key, list(_far_from_median(rows, dbms)))
         if key[0] is not None:  # a campaign read without the cache has no digest to key it by
