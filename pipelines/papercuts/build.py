@@ -17,9 +17,10 @@ from pathlib import Path
 import duckdb
 
 from .db import release_arrow_memory
+from .derive import models
 from .derive.models import derive
 from .fingerprint import forget, inputs_digest, remember, unchanged
-from .ingest import blobs, previous
+from .ingest import blobs, previous, tables
 from .ingest.previous import common_digest
 from .ingest.tables import ingest
 from .paths import Paths
@@ -37,6 +38,8 @@ from .validate.frontmatter import check_pages
 from .validate.load import Dataset, load_dataset
 
 STAGES = ("validate", "ingest", "derive", "render", "images", "hugo")
+# The tables of campaign rows a build may keep in a copy of the last database (previous.start).
+IN_PLACE = {**tables.IN_PLACE, **models.IN_PLACE}
 
 
 class Timings(dict):
@@ -172,6 +175,30 @@ def _disk_error(where: str, why: str) -> UserError:
                      "the previous site is unchanged)")
 
 
+def _load(ds: Dataset, paths: Paths, db: Path, timings: Timings) -> set[str]:
+    """Ingest and derive into the new database `db`, closed when done (the render stage reads the
+    file, on every core: render/units.py); returns the contributed files' digests it names."""
+    con = None
+    try:
+        with timings.stage("ingest", "loading DuckDB"):
+            common = common_digest(paths)
+            con, last = previous.start(db, paths.db, common, ds.digests, [c["id"] for c in ds.campaigns], IN_PLACE)
+            ingest(ds, con, paths.blobs, last, common)
+            stored = {f["sha256"] for f in blobs.files(ds.rows)}
+            ds.rows.clear()  # what is left to read is in the database
+            release_arrow_memory()
+        if timings.say and last.kept:
+            how = "kept in a copy of" if last.placed else "copied from"
+            timings.say(f"    the rows of {len(last.kept)} unchanged campaign(s) {how} the last build's database")
+        with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
+            derive(con, last)
+            previous.detach(con)
+        return stored
+    finally:
+        if con is not None:
+            con.close()
+
+
 def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
     with timings.stage("validate", f"checking {paths.rel(paths.data)}"):
         ds, problems = validate(paths, paths.build / "campaigns-read", partial(timings.progress, "campaigns read"))
@@ -186,19 +213,8 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
     db_tmp = paths.db.with_name(paths.db.name + ".tmp")
     db_tmp.unlink(missing_ok=True)
     wal = db_tmp.with_name(db_tmp.name + ".wal")
-    con = duckdb.connect(str(db_tmp))
     try:
-        with timings.stage("ingest", "loading DuckDB"):
-            kept = ingest(ds, con, paths.blobs, paths.db, common_digest(paths))
-            stored = {f["sha256"] for f in blobs.files(ds.rows)}
-            ds.rows.clear()  # what is left to read is in the database
-            release_arrow_memory()
-        if timings.say and kept:
-            timings.say(f"    the rows of {len(kept)} unchanged campaign(s) copied from the last build's database")
-        with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
-            derive(con, kept)
-            previous.detach(con)
-        con.close()  # the render stage reads the file, on every core (render/units.py)
+        stored = _load(ds, paths, db_tmp, timings)
         release_arrow_memory()
         with timings.stage("render", "pages, specs, tables and CSVs"):
             units: list[int] = []
@@ -219,7 +235,6 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
         with timings.stage("hugo", "the pinned Hugo writes the site"):
             run_hugo(paths, trash=trash)
     except BaseException:
-        con.close()
         for leftover in (db_tmp, wal, paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):
             remove(leftover)
         raise

@@ -56,6 +56,9 @@ WHERE NOT list_contains($kept::VARCHAR[], campaign)
 ORDER BY rowid
 """
 TABLES = ("ladders", "ladder_builds", "change_points")
+# Their kept rows, in an order that allows it (a ladder's builds by the ladders kept): previous.start.
+IN_PLACE = {"ladders": previous.KEPT, "ladder_builds": "ladder IN (SELECT ladder FROM ladders)",
+            "change_points": previous.KEPT}
 
 
 def ladder_id(campaign: str, server: str, dbms: str, engine: str, family: str, threads: int) -> str:
@@ -95,21 +98,24 @@ def _pick(table: pa.Table, name: str, rows) -> list:
 
 
 def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
-                  kept: set[str] | frozenset[str] = frozenset()) -> int:
+                  last: previous.Last = previous.NOTHING) -> int:
     """Fill ladders, ladder_builds and change_points; returns how many ladders there are.
 
     A ladder is a function of its campaign's rows and the inputs every campaign shares, so the
-    ladders of `kept` campaigns (unchanged since the last build, made by the same code of the same
-    shared inputs: ingest/previous.py) are copied from the last build's database, attached as
-    `previous`, and only the others are searched. Every table keeps a clean build's row order:
-    campaign by campaign, in the order the values are read."""
-    con.execute(SCHEMA)
-    searched = _search(con, cores, kept)
+    ladders of kept campaigns (unchanged since the last build, made by the same code of the same
+    shared inputs: ingest/previous.py) are taken from the last build's database and only the
+    others are searched. Every table keeps a clean build's row order: campaign by campaign, in the
+    order the values are read."""
+    placed = set(TABLES) <= last.placed  # kept rows in place already (a seeded database)
+    if not placed:
+        con.execute(SCHEMA)
+    searched = _search(con, cores, last.kept)
     order = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_values ORDER BY campaign").fetchall()]
-    for from_last, group in groupby(order, key=lambda c: c in kept):
+    for from_last, group in groupby(order, key=lambda c: c in last.kept):
         group = list(group)
         if from_last:
-            _copy(con, group)
+            if not placed:
+                _copy(con, group)
         else:
             for table, rows in zip(TABLES, searched, strict=True):
                 _insert(con, table, [r for c in group for r in rows.get(c, [])])

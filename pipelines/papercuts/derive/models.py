@@ -8,6 +8,7 @@ import duckdb
 
 from ..db import on_threads, sql_files, table_name
 from ..ingest import previous
+from . import ladders
 from .ladders import build_ladders
 
 # Models made on every core: their rows are ordered in full (ORDER BY to the last tie) and they
@@ -26,12 +27,15 @@ ALL_CORES = ("rqps", "ladder_values")
 # 0.16-0.22 s.
 PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values", "comparisons")
 SOURCES = ("results", "relative")
+# The tables of campaign rows a build may keep in a copy of the last database (previous.start).
+IN_PLACE = {**{name: previous.KEPT for name in PER_CAMPAIGN}, **ladders.IN_PLACE}
 FRESH = "fresh"  # the scratch schema the changed campaigns' rows are made in
 
 
-def derive(con: duckdb.DuckDBPyConnection, kept: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """Every derived table; the rows of `kept` campaigns (unchanged since the last build, whose
-    database ingest left attached) in PER_CAMPAIGN models and the ladders are copied from it."""
+def derive(con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHING) -> list[str]:
+    """Every derived table; the rows of `last.kept` campaigns (unchanged since the last build:
+    previous.start) in PER_CAMPAIGN models and the ladders are taken from its database."""
+    kept = last.kept
     with on_threads(con, 1) as cores:
         campaigns = [c for (c,) in con.execute("SELECT id FROM campaigns ORDER BY id").fetchall()]
         if kept:
@@ -41,13 +45,13 @@ def derive(con: duckdb.DuckDBPyConnection, kept: set[str] | frozenset[str] = fro
             name = table_name(path)
             with on_threads(con, cores if name in ALL_CORES else 1):
                 if kept and name in PER_CAMPAIGN:
-                    _per_campaign(con, path, campaigns, kept, cores)
+                    _per_campaign(con, path, campaigns, last, cores)
                 else:
                     con.execute(path.read_text())
             done.append(path.stem)
         if kept:
             con.execute(f"DROP SCHEMA {FRESH} CASCADE")
-        build_ladders(con, cores, kept)
+        build_ladders(con, cores, last)
         done.append("ladders")
         return done
 
@@ -61,7 +65,8 @@ def _fresh_sources(con: duckdb.DuckDBPyConnection, changed: list[str]) -> None:
                     "WHERE campaign IN (SELECT unnest($1)) ORDER BY rowid", [changed])
 
 
-def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, campaigns: list[str], kept, cores: int) -> None:
+def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, campaigns: list[str], last: previous.Last,
+                  cores: int) -> None:
     """A PER_CAMPAIGN model made over the changed campaigns' rows (the scratch schema first on the
     search path), then each campaign's rows taken in campaign order from there or from the last
     build's table (copies add no floats: on every core)."""
@@ -72,6 +77,10 @@ def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, campaigns: list[st
     finally:
         con.execute("RESET search_path")
     with on_threads(con, cores):
-        con.execute(f"CREATE TABLE main.{name} AS SELECT * FROM {FRESH}.{name} LIMIT 0")
-        for from_last, run in groupby(campaigns, key=lambda c: c in kept):
-            previous.copy_rows(con, name, list(run), previous.ALIAS if from_last else FRESH)
+        if name not in last.placed:
+            con.execute(f"CREATE TABLE main.{name} AS SELECT * FROM {FRESH}.{name} LIMIT 0")
+        for from_last, run in groupby(campaigns, key=lambda c: c in last.kept):
+            if from_last:
+                last.take(con, name, list(run))
+            else:
+                previous.copy_rows(con, name, list(run), FRESH)

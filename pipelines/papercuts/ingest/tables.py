@@ -15,6 +15,10 @@ from . import blobs, previous
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
 from .canonical import canonicalize
 
+# The contract's tables of campaign rows, which a build may keep in a copy of the last database
+# (previous.start; those with a FOREIGN KEY are copied instead).
+IN_PLACE = {t.name: previous.KEPT for t in ALL_TABLES if t.per_campaign}
+
 CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
                     "rows_per_table", "duration_read_s", "duration_write_s", "base_build",
                     "base_config", "notes", "server", "raw_layout", "readme", "file")
@@ -86,19 +90,18 @@ def _runs(rows) -> list[tuple[str, list]]:
 
 
 def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows,
-                 insert, kept: set[str]) -> None:
-    """A per-campaign table's rows in folder order: runs of kept campaigns copied from the last
+                 insert, last: previous.Last) -> None:
+    """A per-campaign table's rows in folder order: runs of kept campaigns taken from the last
     build's database (previous.py), the others inserted from their checked rows."""
-    runs = _runs(rows) if kept else []
-    if len({campaign for campaign, _ in runs}) < len(runs):  # a campaign's rows apart: not in folder order
-        kept = set()
-    if not kept:
+    runs = _runs(rows) if last.kept else []
+    if not runs or len({campaign for campaign, _ in runs}) < len(runs):  # a campaign's rows apart: not in folder order
+        last.clear(con, table)
         insert(con, table, columns, rows)
         return
-    for from_last, group in groupby(runs, key=lambda run: run[0] in kept):
+    for from_last, group in groupby(runs, key=lambda run: run[0] in last.kept):
         group = list(group)
         if from_last:
-            previous.copy_rows(con, table, [campaign for campaign, _ in group])
+            last.take(con, table, [campaign for campaign, _ in group])
         else:
             changed = Rows()
             for _, items in group:
@@ -107,12 +110,13 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
             insert(con, table, columns, changed)
 
 
-def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, kept: set[str]) -> None:
+def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Last) -> None:
     """Rows parsed from raw outputs (load_raw.py) hold every column of their table under its name
     (file columns are already published paths), so the schema files say what is inserted."""
     for name in RAW_TABLES:
         columns = [c[0] for c in con.execute(f"SELECT * FROM {name} LIMIT 0").description]
-        _by_campaign(con, name, columns, ds.rows.get(name, []), _insert, kept if "campaign" in columns else set())
+        _by_campaign(con, name, columns, ds.rows.get(name, []), _insert,
+                     last if "campaign" in columns else previous.NOTHING)
 
 
 def check_loaded(con: duckdb.DuckDBPyConnection) -> None:
@@ -125,21 +129,20 @@ def check_loaded(con: duckdb.DuckDBPyConnection) -> None:
             raise RuntimeError(f"sql/checks/{path.name}: {bad}")
 
 
-def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None, last: Path | None = None,
-           common: str = "") -> set[str]:
+def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None,
+           last: previous.Last = previous.NOTHING, common: str = "") -> None:
     """Load the checked dataset, and the contributed files' bytes into the folder `store` (none: a
     database to query, not to publish from; ingest/blobs.py). With `common`
     (previous.common_digest) and every campaign's folder digest, the database records what it is
-    made of, and the rows of campaigns unchanged since the database `last` was made are copied from
-    it; returns those campaigns. The last database stays attached when some were (derive copies
-    their rows of the per-campaign models and their ladders too; previous.detach after it)."""
+    made of; the rows of campaigns unchanged since the last build (`last`: previous.start) are
+    taken from its database (derive takes their rows of the per-campaign models and their ladders
+    too; previous.detach after it)."""
     canonicalize(ds)
     if store is not None:
         blobs.put(store, blobs.files(ds.rows))
     for path in sql_files("schema"):
-        con.execute(path.read_text())
-    whole = bool(common) and len(ds.digests) == len(ds.campaigns)
-    kept = previous.attach(con, last, common, ds.digests) if whole and last is not None else set()
+        if table_name(path) not in last.placed:
+            con.execute(path.read_text())
     order = [table_name(p) for p in sql_files("schema")]
     for name in order:
         if name in CALIBRATION_SCHEMAS:
@@ -159,14 +162,11 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None, last
         if table.per_campaign:
             columns = ["campaign", *columns, "file", "line"]
         if table.per_campaign:
-            _by_campaign(con, name, columns, ds.rows[name], _insert_placed, kept)
+            _by_campaign(con, name, columns, ds.rows[name], _insert_placed, last)
         else:
             _insert_placed(con, name, columns, ds.rows[name])
     ingest_calibrations(ds, con, _insert)
-    _ingest_raw(ds, con, kept)
-    if not kept:
-        previous.detach(con)
+    _ingest_raw(ds, con, last)
     check_loaded(con)
-    if whole:
+    if common and len(ds.digests) == len(ds.campaigns):
         previous.record(con, common, ds.digests)
-    return kept

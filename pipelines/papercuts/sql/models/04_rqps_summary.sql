@@ -4,4 +4,5 @@ SELECT campaign, server, threads, base_build, base_config, build, config, origin
        min(rqps) AS min, max(rqps) AS max, avg(rqps) AS avg, median(rqps) AS median,
        count(*) AS n
 FROM rqps
-GROUP BY ALL;
+GROUP BY ALL
+ORDER BY ALL;  -- the key's columns lead: an order of the values alone, whatever the plan (ingest/previous.py)

@@ -25,4 +25,8 @@ JOIN campaign_bases b
 LEFT JOIN per_variant base
   ON base.campaign = v.campaign AND base.server = v.server AND base.threads = v.threads
  AND base.microbenchmark = v.microbenchmark AND base."range" IS NOT DISTINCT FROM v."range"
- AND base.metric = v.metric AND base.build = b.base_build AND base.config = b.base_config;
+ AND base.metric = v.metric AND base.build = b.base_build AND base.config = b.base_config
+-- an order of the values alone, whatever plan DuckDB picks (a build that began as a copy of the
+-- last database put change_known's rows in another order: ingest/previous.py)
+ORDER BY v.campaign, v.server, v.build, v.config, v.microbenchmark, v."range", v.threads, v.metric,
+         b.base_build, b.base_config;

@@ -32,4 +32,5 @@ WITH candidates AS (
 SELECT ladder, series, position, coalesce(min(id) FILTER (WHERE in_pair), min(id)) AS known
 FROM candidates
 WHERE in_pair OR in_span
-GROUP BY ALL;
+GROUP BY ALL
+ORDER BY ladder, series, position;  -- an order of the values alone, whatever the plan (ingest/previous.py)
