@@ -91,5 +91,11 @@ def test_an_embed_fits_the_width_of_its_frame(page, server, blog, url, shrinks):
         frame.wait_for_function("() => document.querySelector('.vega-chart').dataset.rendered === 'true'",
                                 timeout=20000)
         assert frame.evaluate("document.documentElement.scrollWidth") <= frame.evaluate("window.innerWidth"), url
+        # The title and subtitle are whole, wrapped within the frame, not cut (charts.js fitTitle).
+        lines = frame.evaluate("""() => Array.from(document.querySelectorAll(
+            '.vega-chart .role-title-text text, .vega-chart .role-title-subtitle text'), t => (
+            {text: t.textContent, right: t.getBoundingClientRect().right}))""")
+        assert lines and all("…" not in line["text"] for line in lines), (url, width, lines)
+        assert max(line["right"] for line in lines) <= frame.evaluate("window.innerWidth"), (url, width, lines)
         widths[width] = frame.evaluate("document.querySelector('.vega-chart svg').getBoundingClientRect().width")
     assert (widths[360] < widths[1000]) == shrinks, (url, widths)

@@ -95,6 +95,7 @@
   var LABELS_PX = 210;
   var LABEL_PX = 110;
   var MIN_PX = 120;
+  var TITLE_MARGIN_PX = 16;  // Vega's padding (5 px a side), and a little room
 
   function fitWidth(spec, available) {
     var target = spec.spec && typeof spec.spec.width === "number" ? spec.spec : spec;
@@ -103,6 +104,45 @@
       spec.config.axisY = Object.assign({}, spec.config.axisY, { labelLimit: LABEL_PX });
       spec.config.legend = Object.assign({}, spec.config.legend, { labelLimit: Math.max(MIN_PX, available - 60) });
       target.width = Math.max(MIN_PX, Math.min(target.width, available - LABELS_PX));
+    }
+    return spec;
+  }
+
+  // Vega cuts a title or subtitle line wider than the chart's box (on a phone, most of a
+  // comparison's title): each line is wrapped at spaces to the box's width, measured in the
+  // font Vega draws it in (its defaults: title 13 px bold, subtitle 12 px).
+  var measure = document.createElement("canvas").getContext("2d");
+
+  function wrapLines(lines, font, available) {
+    measure.font = font;
+    var out = [];
+    [].concat(lines).forEach(function (line) {
+      var current = "";
+      String(line).split(" ").forEach(function (word) {
+        var longer = current ? current + " " + word : word;
+        if (current && measure.measureText(longer).width > available) {
+          out.push(current);
+          current = word;
+        } else {
+          current = longer;
+        }
+      });
+      out.push(current);
+    });
+    return out;
+  }
+
+  function fitTitle(spec, available) {
+    var title = spec.title, config = spec.config || {}, own = config.title || {};
+    if (!title || typeof title !== "object" || !title.text) {
+      return spec;
+    }
+    var family = own.font || config.font || "sans-serif";
+    spec.title = Object.assign({}, title, {
+      text: wrapLines(title.text, "bold " + (own.fontSize || 13) + "px " + family, available)
+    });
+    if (title.subtitle) {
+      spec.title.subtitle = wrapLines(title.subtitle, (own.subtitleFontSize || 12) + "px " + family, available);
     }
     return spec;
   }
@@ -123,7 +163,8 @@
     }
     el.dataset.drawing = "true";
     readSpec(el).then(function (spec) {
-      return vegaEmbed(el, fitWidth(spec, el.clientWidth || window.innerWidth), options(el));
+      var available = el.clientWidth || window.innerWidth;
+      return vegaEmbed(el, fitTitle(fitWidth(spec, available), available - TITLE_MARGIN_PX), options(el));
     }).then(function (result) {
       el.dataset.rows = String(result.view.data("table").length);
       el.dataset.ms = String(Math.round(performance.now()));  // drawn, since navigation began
