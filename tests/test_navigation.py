@@ -137,3 +137,23 @@ def test_the_home_page_links_the_contributors_guide_published_on_the_site(site):
     for heading in re.findall(r"^## (.+)$", (PROJECT / "CONTRIBUTING.md").read_text(), re.M):
         assert heading.split("`")[0].strip() in guide, heading
     assert 'href="/contract/"' in guide and "data/README.md)" not in guide
+
+
+_LOCAL = re.compile(r'(?:href|src|data-spec-url)="(/[^/"][^"]*)"')
+
+
+def test_every_local_address_of_every_page_is_a_file_of_the_site(site):
+    """Links, images, scripts and the charts' spec files: each root-relative address a page names
+    (embed pages too) is a file of the published site, or a folder with its index.html. A chart's
+    files are published by Papercuts after Hugo (publish/hugo.py _copy_chart_files)."""
+    from urllib.parse import unquote, urlsplit
+
+    missing, checked = [], 0
+    for page in site.public.rglob("*.html"):
+        for address in set(_LOCAL.findall(page.read_text())):
+            path = unquote(urlsplit(address.replace("&amp;", "&")).path)
+            target = site.public / path.lstrip("/")
+            checked += 1
+            if not (target.is_file() or (target / "index.html").is_file()):
+                missing.append((page.relative_to(site.public).as_posix(), address))
+    assert checked > 1000 and missing == [], missing[:10]
