@@ -64,6 +64,25 @@ def test_an_interrupted_build_keeps_the_old_site(built, monkeypatch):
     assert not paths.db.with_name(paths.db.name + ".tmp").exists()
 
 
+def test_the_files_of_a_build_killed_outright_do_not_stop_the_next(built):
+    """kill -9 during ingest leaves the new database and its log (WAL) beside the one in place;
+    DuckDB refuses a log that is not its database's ("WAL does not match database file")."""
+    import subprocess
+    import sys
+
+    paths, _ = built
+    tmp = paths.db.with_name(paths.db.name + ".tmp")
+    wal = tmp.with_name(tmp.name + ".wal")
+    killed = ("import duckdb, os, sys; con = duckdb.connect(sys.argv[1]); con.execute('CHECKPOINT'); "
+              "con.execute('CREATE TABLE t AS SELECT 1 AS x'); os._exit(0)")  # the log not yet applied
+    subprocess.run([sys.executable, "-c", killed, str(tmp)], check=True)
+    assert tmp.exists() and wal.exists()
+    page = paths.content / "investigations" / "myrocks-2x-less-slow.md"
+    page.write_text(page.read_text() + "\n")  # an input changed, so the build runs
+    build(paths)
+    assert not tmp.exists() and not wal.exists()
+
+
 def test_a_corrupt_database_file_is_rebuilt(built):
     paths, _ = built
     paths.db.write_bytes(b"this is not a duckdb file")

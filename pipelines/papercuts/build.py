@@ -211,8 +211,9 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
         raise UserError(f"{len(problems.errors)} error(s) in {paths.rel(paths.data)}", problems.sorted())
     paths.build.mkdir(parents=True, exist_ok=True)
     db_tmp = paths.db.with_name(paths.db.name + ".tmp")
-    db_tmp.unlink(missing_ok=True)
     wal = db_tmp.with_name(db_tmp.name + ".wal")
+    for leftover in (db_tmp, wal):  # a build killed outright leaves them; DuckDB refuses a stale log
+        leftover.unlink(missing_ok=True)
     try:
         stored = _load(ds, paths, db_tmp, timings)
         release_arrow_memory()
