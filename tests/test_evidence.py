@@ -294,3 +294,26 @@ def test_a_published_file_edited_in_place_changes_nothing_the_next_build_publish
         f.write(b"# edited\n")
     build(paths)  # the site changed behind the build's back: built again, units reused
     assert (paths.public / name).read_bytes() == given
+
+
+def test_a_contributed_file_named_as_a_charts_file_is_refused(tmp_path):
+    """publish/hugo.py adds the charts' files after the contributed ones: a contributed file at a
+    chart file's address is refused, not served in its place; the same file twice (a pinned
+    embed's copy Hugo published) is kept."""
+    from papercuts.problems import UserError
+    from papercuts.publish.hugo import _copy_chart_files
+
+    content, staging = tmp_path / "content", tmp_path / "staging"
+    (content / "campaigns" / "c").mkdir(parents=True)
+    (content / "campaigns" / "c" / "rqps-c.csv").write_text("a,b\n1,2\n")
+    (content / "campaigns" / "c" / "index.md").write_text("---\n---\n")
+    (staging / "campaigns" / "c").mkdir(parents=True)
+    (staging / "campaigns" / "c" / "rqps-c.csv").write_text("a,b\n1,2\n")
+    _copy_chart_files(content, staging)  # the same bytes: kept
+    (staging / "campaigns" / "c" / "rqps-c.csv").write_text("contributed\n")
+    with pytest.raises(UserError, match=r"campaigns/c/rqps-c.csv: a contributed file has the name of a chart's file"):
+        _copy_chart_files(content, staging)
+    (staging / "campaigns" / "c" / "rqps-c.csv").unlink()
+    _copy_chart_files(content, staging)
+    assert (staging / "campaigns" / "c" / "rqps-c.csv").read_text() == "a,b\n1,2\n"
+    assert not (staging / "campaigns" / "c" / "index.md").exists()  # pages are Hugo's

@@ -59,6 +59,11 @@ def write_scale(dest: Path, scale: int) -> tuple[Path, int]:
     return dest, rows
 
 
+def _server(k: int, servers: int) -> str:
+    """The k-th synthetic server there is (x1 has one)."""
+    return f"syns{k % servers:03d}"
+
+
 def _after_newest(data: Path, days: int) -> str:
     """A campaign id dated `days` after the newest campaign's date."""
     newest = max(p.name[:10] for p in (data / "campaigns").iterdir())
@@ -193,11 +198,11 @@ def scale_bench(scale: int) -> None:
         # A new campaign is dated after the others (ids begin with the date it was measured), so
         # the build starts from a copy of the last database (ingest/previous.py); then one dated
         # among them, whose rows of every campaign after it are copied instead.
-        _campaign(data, _after_newest(data, 1), "syns000", range(2), random.Random(1))
+        _campaign(data, _after_newest(data, 1), _server(0, servers), range(2), random.Random(1))
         first = _build(data, root)
-        _campaign(data, _after_newest(data, 1), "syns001", range(2), random.Random(2))
+        _campaign(data, _after_newest(data, 1), _server(1, servers), range(2), random.Random(2))
         added = _build(data, root)
-        _campaign(data, "2026-01-02-synthetic-added", "syns002", range(2), random.Random(3))
+        _campaign(data, "2026-01-02-synthetic-added", _server(2, servers), range(2), random.Random(3))
         among = _build(data, root)
         floor_db = duckdb_floor(data)
         floor_hugo = hugo_floor(full["pages"], root)

@@ -1,7 +1,7 @@
 """Stage 2: load the checked dataset into a fresh DuckDB file (explicit schemas, constraints)."""
 from __future__ import annotations
 
-from itertools import groupby
+from itertools import groupby, pairwise
 from pathlib import Path
 
 import duckdb
@@ -94,7 +94,9 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
     """A per-campaign table's rows in folder order: runs of kept campaigns taken from the last
     build's database (previous.py), the others inserted from their checked rows."""
     runs = _runs(rows) if last.kept else []
-    if not runs or len({campaign for campaign, _ in runs}) < len(runs):  # a campaign's rows apart: not in folder order
+    kept_after = any(a not in last.kept and b in last.kept for (a, _), (b, _) in pairwise(runs))
+    if (not runs or len({campaign for campaign, _ in runs}) < len(runs)  # a campaign's rows apart
+            or (table in last.placed and kept_after)):  # kept rows in place go before every changed one
         last.clear(con, table)
         insert(con, table, columns, rows)
         return

@@ -1,6 +1,7 @@
 """Stage 5: run the pinned Hugo on the generated content, then publish atomically."""
 from __future__ import annotations
 
+import filecmp
 import hashlib
 import os
 import re
@@ -65,7 +66,8 @@ CHART_FILES = (".vl.json", ".csv", ".svg", ".png")
 
 def _copy_chart_files(content: Path, staging: Path) -> None:
     """Every chart file of the content tree at its path there. A file Hugo published as well
-    (a pinned embed's own copy) is the same file: kept. Copies, as _copy_verbatim says why."""
+    (a pinned embed's own copy) is the same file: kept; a contributed file of that name is
+    refused, as _copy_verbatim refuses one over a page. Copies, as _copy_verbatim says why."""
     for root, dirs, files in os.walk(content):
         if root == str(content) and VERBATIM in dirs:
             dirs.remove(VERBATIM)
@@ -76,8 +78,11 @@ def _copy_chart_files(content: Path, staging: Path) -> None:
         target = staging / Path(root).relative_to(content)
         target.mkdir(parents=True, exist_ok=True)
         for name in chart_files:
-            if not (target / name).exists():
-                shutil.copyfile(os.path.join(root, name), target / name)
+            source, dest = os.path.join(root, name), target / name
+            if not dest.exists():
+                shutil.copyfile(source, dest)
+            elif not filecmp.cmp(source, dest, shallow=False):
+                raise UserError(f"{dest.relative_to(staging)}: a contributed file has the name of a chart's file")
 
 
 _POSITION = re.compile(r'"([^"\s]+):(\d+):(\d+)"')

@@ -18,7 +18,8 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
     url = page_path(folder.relative_to(root).as_posix())
     if meta.get("charts"):
         check_unique(url, meta["charts"])
-        # Only the files a page links (spec, CSV) are published; the table is read at build time.
+        # Hugo publishes none of the bundle's files: publish/hugo.py copies its charts' spec, CSV and
+        # images after it; the table is read at build time.
         meta = {**meta, "build": {"publishResources": False},
                 "charts": [{**d, "embed": embed_url(url, d["id"]), **({} if d.get("from") else _images(url, d["id"]))}
                            for d in meta["charts"]]}

@@ -113,12 +113,17 @@
   // font Vega draws it in (its defaults: title 13 px bold, subtitle 12 px).
   var measure = document.createElement("canvas").getContext("2d");
 
+  function textLines(text) {  // a line or lines of plain text; null for anything else (a signal)
+    var lines = [].concat(text);
+    return lines.every(function (line) { return typeof line === "string"; }) ? lines : null;
+  }
+
   function wrapLines(lines, font, available) {
     measure.font = font;
     var out = [];
-    [].concat(lines).forEach(function (line) {
+    lines.forEach(function (line) {
       var current = "";
-      String(line).split(" ").forEach(function (word) {
+      line.split(" ").forEach(function (word) {
         var longer = current ? current + " " + word : word;
         if (current && measure.measureText(longer).width > available) {
           out.push(current);
@@ -134,15 +139,19 @@
 
   function fitTitle(spec, available) {
     var title = spec.title, config = spec.config || {}, own = config.title || {};
-    if (!title || typeof title !== "object" || !title.text) {
+    if (!measure || !title || typeof title !== "object") {
       return spec;
     }
-    var family = own.font || config.font || "sans-serif";
-    spec.title = Object.assign({}, title, {
-      text: wrapLines(title.text, "bold " + (own.fontSize || 13) + "px " + family, available)
-    });
-    if (title.subtitle) {
-      spec.title.subtitle = wrapLines(title.subtitle, (own.subtitleFontSize || 12) + "px " + family, available);
+    var text = textLines(title.text), subtitle = title.subtitle ? textLines(title.subtitle) : null;
+    spec.title = Object.assign({}, title);
+    if (text) {
+      var font = title.font || own.font || config.font || "sans-serif";
+      spec.title.text = wrapLines(text, "bold " + (title.fontSize || own.fontSize || 13) + "px " + font, available);
+    }
+    if (subtitle) {
+      var subFont = title.subtitleFont || own.subtitleFont || config.font || "sans-serif";
+      spec.title.subtitle = wrapLines(subtitle, (title.subtitleFontSize || own.subtitleFontSize || 12) + "px " + subFont,
+                                      available);
     }
     return spec;
   }

@@ -14,4 +14,5 @@ SELECT o.campaign, o.server, o.dbms, o.engine,
        coalesce(c.base_build, o.build) AS base_build,
        coalesce(c.base_config, o.config) AS base_config
 FROM oldest o JOIN campaigns c ON c.id = o.campaign
-WHERE o.rank = 1;
+WHERE o.rank = 1
+ORDER BY o.campaign, o.server, o.dbms, o.engine;  -- an order of the values alone, whatever the plan (ingest/previous.py)

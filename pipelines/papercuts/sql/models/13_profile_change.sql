@@ -37,4 +37,6 @@ WITH variants AS (
      AND base.threads = v.threads AND base.symbol = v.symbol
 )
 SELECT *, self_share - base_self_share AS self_delta, total_share - base_total_share AS total_delta
-FROM pairs;
+FROM pairs
+-- an order of the values alone, whatever the plan (ingest/previous.py)
+ORDER BY campaign, server, build, config, microbenchmark, "range", threads, base_build, base_config, symbol;
