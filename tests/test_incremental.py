@@ -224,3 +224,35 @@ def test_campaigns_after_the_others_change_in_a_copy_of_the_last_database(data_c
     rebuilt("middle-removed", len(campaigns) - 1)
     # the copy's dropped tables' blocks are reused by the tables made again: no file growing each time
     assert all(size <= 1.25 * clean for size, clean in sizes), sizes
+
+
+def test_another_version_of_a_package_keeps_nothing_of_the_last_build(data_copy, tmp_path, monkeypatch):
+    """fingerprint.toolchain: another DuckDB (or Hugo, NumPy...) may sum, order or store otherwise,
+    so the site, the campaigns read, the database's rows and the pages are all made again."""
+    import importlib.metadata
+
+    from papercuts import fingerprint
+    from papercuts.validate import campaign_cache
+
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    real = importlib.metadata.distributions
+
+    class Upgraded:
+        def __init__(self, d):
+            self.metadata, self.version = d.metadata, d.version + (".1" if d.metadata["Name"] == "duckdb" else "")
+
+    monkeypatch.setattr(importlib.metadata, "distributions", lambda: [Upgraded(d) for d in real()])
+    fingerprint.toolchain.cache_clear()
+    campaign_cache.code_digest.cache_clear()
+    said: list[str] = []
+    try:
+        build(paths, Timings(say=said.append))
+    finally:
+        fingerprint.toolchain.cache_clear()
+        campaign_cache.code_digest.cache_clear()
+    campaigns = len(list((data_copy / "campaigns").iterdir()))
+    assert not any("nothing changed" in line for line in said), said
+    assert any(f"{campaigns} campaigns (0 unchanged since the last build)" in line for line in said), said
+    assert not any("copied from the last build's database" in line or "kept in a copy" in line for line in said)
+    assert _units(said)[0] == 0  # no page unit kept

@@ -1,7 +1,8 @@
 """What a build is made of, as one hash, so that a build of unchanged inputs does nothing.
 
 The inputs are every file the pipeline reads: the data folder, the hand-written pages, the
-layouts, the Hugo site (config, CSS, scripts, vendored bundles) and Papercuts' own code and SQL,
+layouts, the Hugo site (config, CSS, scripts, vendored bundles), Papercuts' own code and SQL and
+the versions of Python and of every package installed beside it (DuckDB, Hugo, ...: toolchain),
 and, when a chart is pinned to a date, the commit the repository is at (a pin reads the git
 history of data/). The same inputs give the same site byte for byte (the build is deterministic),
 so when they hash as the last successful build's did, and the site and database it left are
@@ -10,9 +11,12 @@ untouched, that site is already the answer.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 import os
 import subprocess
+import sys
+from functools import lru_cache
 from pathlib import Path
 
 from .paths import Paths
@@ -30,8 +34,17 @@ def hash_tree(h, label: str, root: Path, skip: str | None = None) -> None:
             h.update(p.read_bytes())
 
 
+@lru_cache(maxsize=1)
+def toolchain() -> bytes:
+    """Python's version and every installed package's (DuckDB, Hugo, NumPy, ...): another version
+    may sum, order or store differently, so whatever is kept from a build (the site, the
+    database, its campaigns read, its pages) is kept only by the same ones."""
+    packages = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    return "\0".join([f"python {sys.version}", *packages]).encode()
+
+
 def inputs_digest(paths: Paths) -> str:
-    h = hashlib.sha256()
+    h = hashlib.sha256(toolchain())
     roots = {"data": paths.data, "content": paths.content, "layouts": paths.project / "layouts",
              "site": paths.site, "code": Path(__file__).parent}
     for label, root in roots.items():

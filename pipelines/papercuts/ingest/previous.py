@@ -29,6 +29,7 @@ from pathlib import Path
 
 import duckdb
 
+from .. import fingerprint
 from ..fingerprint import hash_tree
 from ..paths import Paths
 
@@ -40,6 +41,7 @@ ALIAS = "previous"
 def common_digest(paths: Paths) -> str:
     """What every campaign's rows depend on besides its own folder."""
     h = hashlib.sha256(b"papercuts-build-inputs 1\0")
+    h.update(fingerprint.toolchain())  # a database of another DuckDB's is not copied
     hash_tree(h, "code", CODE)
     hash_tree(h, "data", paths.data, skip="campaigns")
     return h.hexdigest()

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import duckdb
 
+from .. import fingerprint
 from ..db import query
 from ..fingerprint import hash_tree
 from ..paths import Paths
@@ -48,6 +49,7 @@ class Reuse:
         self.reused = self.written = 0
         self.used: set[str] = set()
         h = hashlib.sha256(FORMAT.encode())
+        h.update(fingerprint.toolchain())
         hash_tree(h, "code", CODE)
         hash_tree(h, "data", paths.data, skip="campaigns")
         hash_tree(h, "content", paths.content)

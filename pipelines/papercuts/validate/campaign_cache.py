@@ -25,6 +25,7 @@ from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
 
+from .. import fingerprint
 from ..children import counted, end_with
 from ..problems import Problems
 
@@ -35,6 +36,7 @@ FORMAT = b"papercuts-campaign-cache 1"
 @lru_cache(maxsize=1)
 def code_digest() -> bytes:
     h = hashlib.sha256(FORMAT)
+    h.update(fingerprint.toolchain())
     for p in sorted(CODE.rglob("*")):
         if p.suffix in (".py", ".sql", ".toml", ".c") and "__pycache__" not in p.parts:
             h.update(f"{p.relative_to(CODE).as_posix()}\0".encode())
