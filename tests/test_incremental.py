@@ -256,3 +256,23 @@ def test_another_version_of_a_package_keeps_nothing_of_the_last_build(data_copy,
     assert any(f"{campaigns} campaigns (0 unchanged since the last build)" in line for line in said), said
     assert not any("copied from the last build's database" in line or "kept in a copy" in line for line in said)
     assert _units(said)[0] == 0  # no page unit kept
+
+
+def test_a_table_kept_in_place_is_inserted_whole_when_a_changed_campaign_comes_first():
+    """ingest/tables.py _by_campaign: a seeded table keeps its kept campaigns' rows first, so if a
+    changed campaign's rows ever came before a kept one's, appending would put them out of folder
+    order; the table is emptied and every row inserted in the order given instead."""
+    from papercuts.ingest import previous
+    from papercuts.ingest.tables import _by_campaign, _insert
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (campaign VARCHAR, n INTEGER)")
+    con.execute("INSERT INTO t VALUES ('b', 1), ('b', 2)")  # kept in place from the last database
+    rows = [{"campaign": "a", "n": 9}, {"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}]
+    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, previous.Last(frozenset({"b"}), frozenset({"t"})))
+    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("a", 9), ("b", 1), ("b", 2)]
+    # changed after kept, the usual case: the kept rows stay, the changed ones are appended
+    con.execute("DELETE FROM t WHERE campaign = 'a'")
+    rows = [{"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}, {"campaign": "c", "n": 7}]
+    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, previous.Last(frozenset({"b"}), frozenset({"t"})))
+    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("b", 1), ("b", 2), ("c", 7)]

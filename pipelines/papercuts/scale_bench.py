@@ -64,10 +64,10 @@ def _server(k: int, servers: int) -> str:
     return f"syns{k % servers:03d}"
 
 
-def _after_newest(data: Path, days: int) -> str:
-    """A campaign id dated `days` after the newest campaign's date."""
+def _after_newest(data: Path) -> str:
+    """A campaign id dated the day after the newest campaign's date."""
     newest = max(p.name[:10] for p in (data / "campaigns").iterdir())
-    return f"{datetime.date.fromisoformat(newest) + datetime.timedelta(days=days)}-synthetic-added"
+    return f"{datetime.date.fromisoformat(newest) + datetime.timedelta(days=1)}-synthetic-added"
 
 
 def _campaign(data: Path, campaign: str, server: str, builds, rnd: random.Random) -> int:
@@ -198,9 +198,9 @@ def scale_bench(scale: int) -> None:
         # A new campaign is dated after the others (ids begin with the date it was measured), so
         # the build starts from a copy of the last database (ingest/previous.py); then one dated
         # among them, whose rows of every campaign after it are copied instead.
-        _campaign(data, _after_newest(data, 1), _server(0, servers), range(2), random.Random(1))
+        _campaign(data, _after_newest(data), _server(0, servers), range(2), random.Random(1))
         first = _build(data, root)
-        _campaign(data, _after_newest(data, 1), _server(1, servers), range(2), random.Random(2))
+        _campaign(data, _after_newest(data), _server(1, servers), range(2), random.Random(2))
         added = _build(data, root)
         _campaign(data, "2026-01-02-synthetic-added", _server(2, servers), range(2), random.Random(3))
         among = _build(data, root)

@@ -36,6 +36,8 @@ from ..paths import Paths
 TABLE = "build_inputs"
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL
 ALIAS = "previous"
+# The condition on the kept rows of a table of campaign rows (its `in_place` entry: start).
+KEPT = "campaign IN (SELECT unnest($kept::VARCHAR[]))"
 
 
 def common_digest(paths: Paths) -> str:
@@ -150,10 +152,6 @@ def _prune(con: duckdb.DuckDBPyConnection, kept: list[str], in_place: dict[str, 
     # (else each copy grew: x10, 34 MB clean, 62-64 MB seeded; 36-38 MB so)
     con.execute("CHECKPOINT")
     return placed
-
-
-# The condition on the kept rows of a table of campaign rows (its `in_place` entry).
-KEPT = "campaign IN (SELECT unnest($kept::VARCHAR[]))"
 
 
 def _literal(path: Path) -> str:
