@@ -259,6 +259,7 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_on
     name Hugo already wrote is refused, never overwritten."""
     from papercuts.problems import UserError
     from papercuts.publish import hugo
+    from papercuts.publish.placed import Placer
 
     src = tmp_path / "content" / "_verbatim"
     files = {"campaigns/a/raw/o.met.all": b"x\ty\n1\t2\n", "campaigns/a/results.csv.gz": bytes(range(256)),
@@ -269,7 +270,7 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_on
     staging = tmp_path / "staging"
     (staging / "campaigns" / "a").mkdir(parents=True)
     (staging / "campaigns" / "a" / "index.html").write_bytes(b"<html>")  # Hugo's page, kept
-    hugo._copy_verbatim(src, staging)
+    hugo._copy_verbatim(src, staging, Placer(tmp_path / "placed.json", tmp_path / "public", staging))
     assert {str(p.relative_to(staging)): p.read_bytes() for p in staging.rglob("*") if p.is_file()} == {
         **files, "campaigns/a/index.html": b"<html>"}
 
@@ -277,7 +278,7 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_on
     (clash / "campaigns" / "b").mkdir(parents=True)
     (clash / "campaigns" / "b" / "README.md").write_bytes(b"Hugo's")
     with pytest.raises(UserError, match="campaigns/b/README.md: a contributed file has the name of a page file"):
-        hugo._copy_verbatim(src, clash)
+        hugo._copy_verbatim(src, clash, Placer(tmp_path / "placed.json", tmp_path / "public", clash))
     assert (clash / "campaigns" / "b" / "README.md").read_bytes() == b"Hugo's"
 
 
@@ -302,18 +303,20 @@ def test_a_contributed_file_named_as_a_charts_file_is_refused(tmp_path):
     embed's copy Hugo published) is kept."""
     from papercuts.problems import UserError
     from papercuts.publish.hugo import _copy_chart_files
+    from papercuts.publish.placed import Placer
 
     content, staging = tmp_path / "content", tmp_path / "staging"
+    placer = Placer(tmp_path / "placed.json", tmp_path / "public", staging)
     (content / "campaigns" / "c").mkdir(parents=True)
     (content / "campaigns" / "c" / "rqps-c.csv").write_text("a,b\n1,2\n")
     (content / "campaigns" / "c" / "index.md").write_text("---\n---\n")
     (staging / "campaigns" / "c").mkdir(parents=True)
     (staging / "campaigns" / "c" / "rqps-c.csv").write_text("a,b\n1,2\n")
-    _copy_chart_files(content, staging)  # the same bytes: kept
+    _copy_chart_files(content, staging, placer)  # the same bytes: kept
     (staging / "campaigns" / "c" / "rqps-c.csv").write_text("contributed\n")
     with pytest.raises(UserError, match=r"campaigns/c/rqps-c.csv: a contributed file has the name of a chart's file"):
-        _copy_chart_files(content, staging)
+        _copy_chart_files(content, staging, placer)
     (staging / "campaigns" / "c" / "rqps-c.csv").unlink()
-    _copy_chart_files(content, staging)
+    _copy_chart_files(content, staging, placer)
     assert (staging / "campaigns" / "c" / "rqps-c.csv").read_text() == "a,b\n1,2\n"
     assert not (staging / "campaigns" / "c" / "index.md").exists()  # pages are Hugo's

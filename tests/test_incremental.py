@@ -120,9 +120,20 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     (new / "relative.csv").write_text("\n".join([header, *faster]) + "\n")
     (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
                                                                                    "date = 2026-11-01"))
+    def placed(campaign: str) -> dict:
+        """The files Papercuts publishes itself under a campaign's address: not Hugo's pages, nor
+        the PNG of the page's first chart, which Hugo publishes too (og:image, baseof.html)."""
+        folder = paths.public / "campaigns" / campaign
+        return {p.relative_to(folder): p.stat().st_ino for p in folder.rglob("*")
+                if p.is_file() and p.suffix not in (".html", ".png")}
+
+    elsewhere = placed("2014-04-16-itc-vs-threads")
     said.clear()
     build(paths, Timings(say=said.append))
     kept, written = _units(said)
+    # Its contributed files and its charts' files are the last site's very files, not written
+    # again (publish/placed.py): the change does not reach that campaign.
+    assert len(elsewhere) > 3 and placed("2014-04-16-itc-vs-threads") == elsewhere
     # its page, and dell32's page, ladders and explorer files; nothing of the other servers
     assert 0 < written <= 4 and kept + written == total + 1, said
     campaigns = len(list((data_copy / "campaigns").iterdir()))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..paths import VERBATIM, Paths
 from ..problems import UserError
+from .placed import RECORD, Placer
 from .swap import replace_path
 from .trash import Trash
 from .vendor import expected_sums
@@ -35,17 +36,20 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
     if proc.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
         raise UserError("hugo failed:\n" + "\n".join(hugo_errors(proc.stdout + "\n" + proc.stderr)))
-    _copy_verbatim((content or paths.generated) / VERBATIM, staging)
-    _copy_chart_files(content or paths.generated, staging)
+    placer = Placer(paths.build / RECORD, paths.public, staging)
+    _copy_verbatim((content or paths.generated) / VERBATIM, staging, placer)
+    _copy_chart_files(content or paths.generated, staging, placer)
     replace_path(staging, paths.public, trash)
+    placer.save()
 
 
-def _copy_verbatim(src: Path, staging: Path) -> None:
+def _copy_verbatim(src: Path, staging: Path, placer: Placer) -> None:
     """Contributed files, byte for byte, beside the pages Hugo made (never over one of them).
 
-    Copies, not hard links: the content tree's files are links to the page units the next build
-    reuses (render/reuse.py), so a published file edited in place (an editor keeping links, a
-    deploy step rewriting files) would change what later builds publish."""
+    Copies (or the last site's copies: publish/placed.py), never links into the content tree: its
+    files are links to the page units the next build reuses (render/reuse.py), so a published file
+    edited in place (an editor keeping links, a deploy step rewriting files) would change what
+    later builds publish."""
     if not src.is_dir():
         return
     for root, dirs, files in os.walk(src):
@@ -56,7 +60,7 @@ def _copy_verbatim(src: Path, staging: Path) -> None:
             dest = target / name
             if dest.exists():
                 raise UserError(f"{dest.relative_to(staging)}: a contributed file has the name of a page file")
-            shutil.copyfile(os.path.join(root, name), dest)
+            placer.place(os.path.join(root, name), dest)
 
 
 # A chart's files, in its page's bundle: linked from the page at their folder's path
@@ -64,7 +68,7 @@ def _copy_verbatim(src: Path, staging: Path) -> None:
 CHART_FILES = (".vl.json", ".csv", ".svg", ".png")
 
 
-def _copy_chart_files(content: Path, staging: Path) -> None:
+def _copy_chart_files(content: Path, staging: Path, placer: Placer) -> None:
     """Every chart file of the content tree at its path there. A file Hugo published as well
     (a pinned embed's own copy) is the same file: kept; a contributed file of that name is
     refused, as _copy_verbatim refuses one over a page. Copies, as _copy_verbatim says why."""
@@ -80,7 +84,7 @@ def _copy_chart_files(content: Path, staging: Path) -> None:
         for name in chart_files:
             source, dest = os.path.join(root, name), target / name
             if not dest.exists():
-                shutil.copyfile(source, dest)
+                placer.place(source, dest)
             elif not filecmp.cmp(source, dest, shallow=False):
                 raise UserError(f"{dest.relative_to(staging)}: a contributed file has the name of a chart's file")
 

@@ -193,7 +193,14 @@ def render_images(content: Path, cache: Path, workers: int | None = None) -> Dra
     errors += [f"the image renderer exited with status {p.returncode}" for p in procs if p.returncode]
     if errors:
         raise UserError(errors[0])
+    # Links (copies across file systems): a cache file is only ever replaced, never written in
+    # place, and the site gets copies of them (publish/placed.py), which from one build to the
+    # next are the same files when their source here is.
     for key, svg, png in placed:
-        shutil.copyfile(cache / f"{key}.svg", svg)
-        shutil.copyfile(cache / f"{key}.png", png)
+        for source, out in ((cache / f"{key}.svg", svg), (cache / f"{key}.png", png)):
+            out.unlink(missing_ok=True)
+            try:
+                os.link(source, out)
+            except OSError:
+                shutil.copyfile(source, out)
     return drawn

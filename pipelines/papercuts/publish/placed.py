@@ -1,0 +1,64 @@
+"""The files Papercuts publishes beside Hugo's pages (contributed files, charts' files), linked from
+the last site when neither side has changed since the last build placed them.
+
+At x100 these are 76 MB; written again at every build they were a rebuild's largest cost after
+Hugo itself (1.2-1.9 s, the disk's writeback throttled). A file is linked from the last site only
+when its source in the content tree and the last site's file are the very files the last build
+recorded (device, inode, size and modification time): a kept page unit's files are the same inodes
+build after build (render/reuse.py), and so are chart images (render/images.py). A published file
+edited in place or replaced no longer matches and is copied again. The published tree never shares
+a file with the content tree or the build's caches: an edit there cannot reach a later build.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+RECORD = "published-files.json"
+
+
+def _identity(st: os.stat_result) -> list[int]:
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+class Placer:
+    """Places files into the staging tree, from the last site (`public`) when it can; `save`
+    records what it placed once the staging tree is the site."""
+
+    def __init__(self, record: Path, public: Path, staging: Path) -> None:
+        self.record, self.public, self.staging = record, public, staging
+        try:
+            self.last: dict[str, list] = json.loads(record.read_text())["files"]
+        except (OSError, ValueError, KeyError, TypeError):
+            self.last = {}
+        self.placed: dict[str, list] = {}
+        self.linked = self.copied = 0
+
+    def place(self, source: str, dest: Path) -> None:
+        rel = dest.relative_to(self.staging).as_posix()
+        src = _identity(os.stat(source))
+        if not self._link(rel, src, dest):
+            shutil.copyfile(source, dest)
+            self.copied += 1
+        self.placed[rel] = [src, _identity(os.stat(dest))]
+
+    def _link(self, rel: str, src: list[int], dest: Path) -> bool:
+        was = self.last.get(rel)
+        if not was or was[0] != src:
+            return False
+        old = self.public / rel
+        try:
+            if _identity(os.stat(old)) != was[1]:
+                return False
+            os.link(old, dest)
+        except OSError:  # gone, or another file system: copied
+            return False
+        self.linked += 1
+        return True
+
+    def save(self) -> None:
+        tmp = self.record.with_name(RECORD + ".tmp")
+        tmp.write_text(json.dumps({"files": self.placed}, sort_keys=True))
+        tmp.replace(self.record)
