@@ -85,3 +85,14 @@ def test_two_chart_ids_that_differ_only_in_case_are_refused_at_the_second(tmp_pa
     _, problems = validate(Paths.make(content=content))
     got = [(p.line, p.column, p.message) for p in problems.errors if "case" in p.message]
     assert got == [(16, 9, "charts 'one' and 'ONE' differ only in case: their embed pages would have one address")]
+
+
+def test_front_matter_that_is_not_yaml_is_an_error_at_its_line_and_column(tmp_path):
+    content = tmp_path / "content"
+    (content / "investigations").mkdir(parents=True)
+    shutil.copyfile(PROJECT / "content" / "_index.md", content / "_index.md")
+    (content / "investigations" / "broken.md").write_text(
+        '---\ntitle: "A test investigation"\ndate: 2024-10-23\nverdict: "fast" : really\n---\nText.\n')
+    _, problems = validate(Paths.make(content=content))
+    got = [(p.line, p.column, p.message) for p in problems.errors if p.path.endswith("broken.md")]
+    assert got == [(4, 17, "invalid YAML front matter: mapping values are not allowed in this context")]

@@ -22,7 +22,9 @@ def split(text: str, where: str) -> tuple[dict, str]:
     if end < 0:
         raise UserError(f"{where}:1:1: front matter is not closed with '---'")
     try:
-        meta = yaml.safe_load(text[4:end]) or {}
+        # libyaml's parser (PyYAML's wheels hold it), the safe constructors: 10x the pure Python
+        # one (6 investigations: 0.16 s of every build)
+        meta = yaml.load(text[4:end], Loader=yaml.CSafeLoader) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 2 if mark else 1

@@ -50,8 +50,8 @@ def _check_page(page: Path, rel: str, sources: set, servers: set, campaigns: set
     head, body = text[4:end], text[end + 5:]
     body_line = head.count("\n") + 4  # the first body line: after ---, the head and ---
     try:
-        node = yaml.compose(head)
-        meta = yaml.safe_load(head) or {}
+        node = yaml.compose(head, Loader=yaml.CSafeLoader)  # libyaml's parser: render/frontmatter.py
+        meta = yaml.load(head, Loader=yaml.CSafeLoader) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problems.error(rel, (mark.line + 2) if mark else 1, (mark.column + 1) if mark else 1,
