@@ -137,7 +137,9 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     # its page, and dell32's page, ladders and explorer files; nothing of the other servers
     assert 0 < written <= 4 and kept + written == total + 1, said
     campaigns = len(list((data_copy / "campaigns").iterdir()))
-    assert f"the rows of {campaigns - 1} unchanged campaign(s) copied from the last build's database" in "".join(said)
+    # dated before the last campaign: the others' rows stay in a copy, the last one's are copied after it
+    assert (f"the rows of {campaigns - 1} unchanged campaign(s) kept in a copy of the last build's database "
+            "(1 after the first changed one copied into it)") in "".join(said)
     assert tree(paths.public) == clean("after-new-campaign")
     assert "2026-11-01-busy-wait-dell32-again" in (paths.public / "servers" / "dell32" / "index.html").read_text()
 
@@ -203,11 +205,12 @@ def test_campaigns_after_the_others_change_in_a_copy_of_the_last_database(data_c
         faster = [f"{key},{float(value) * factor:.2f}" for key, value in (r.rsplit(",", 1) for r in rows)]
         (new / "relative.csv").write_text("\n".join([header, *faster]) + "\n")
 
-    def rebuilt(name: str, unchanged: int) -> None:
+    def rebuilt(name: str, unchanged: int, after: int = 0) -> None:
         said: list[str] = []
         build(paths, Timings(say=said.append))
-        assert (f"the rows of {unchanged} unchanged campaign(s) kept in a copy of the last build's database"
-                in "".join(said)), said
+        kept = f"the rows of {unchanged} unchanged campaign(s) kept in a copy of the last build's database"
+        assert kept + (f" ({after} after the first changed one copied into it)" if after else "\n") in "".join(
+            line + "\n" for line in said), said
         clean = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name)
         build(clean)
         assert _tables(paths.db) == _tables(clean.db)
@@ -233,6 +236,15 @@ def test_campaigns_after_the_others_change_in_a_copy_of_the_last_database(data_c
     # a campaign among the others removed: its rows are deleted from the copy, the rest stay in order
     shutil.rmtree(data_copy / "campaigns" / "2025-05-25-ax162-s-postgres-18beta1")
     rebuilt("middle-removed", len(campaigns) - 1)
+    # a campaign after most others measured again (one QPS 1 % higher): the rows of those before it
+    # stay in place, its own are made again and the rest copied after them, each in folder order
+    gtid = data_copy / "campaigns" / "2025-12-17-ax162-s-mysql-gtid" / "raw" / "qps.abs.my.80plus.csv"
+    first, *rest = gtid.read_text().splitlines()
+    name, qps, *others = first.split(",")
+    gtid.write_text("\n".join([",".join([name, str(round(int(qps) * 1.01)), *others]), *rest]) + "\n")
+    later = [c for c in campaigns if c > gtid.parents[1].name]
+    assert 0 < len(later) < len(campaigns) // 2
+    rebuilt("middle-changed", len(campaigns) - 2, after=len(later))
     # the copy's dropped tables' blocks are reused by the tables made again: no file growing each time
     assert all(size <= 1.25 * clean for size, clean in sizes), sizes
 
@@ -280,10 +292,11 @@ def test_a_table_kept_in_place_is_inserted_whole_when_a_changed_campaign_comes_f
     con.execute("CREATE TABLE t (campaign VARCHAR, n INTEGER)")
     con.execute("INSERT INTO t VALUES ('b', 1), ('b', 2)")  # kept in place from the last database
     rows = [{"campaign": "a", "n": 9}, {"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}]
-    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, previous.Last(frozenset({"b"}), frozenset({"t"})))
+    seeded = previous.Last(frozenset({"b"}), frozenset({"t"}), frozenset({"b"}))
+    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, seeded)
     assert con.execute("SELECT campaign, n FROM t").fetchall() == [("a", 9), ("b", 1), ("b", 2)]
     # changed after kept, the usual case: the kept rows stay, the changed ones are appended
     con.execute("DELETE FROM t WHERE campaign = 'a'")
     rows = [{"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}, {"campaign": "c", "n": 7}]
-    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, previous.Last(frozenset({"b"}), frozenset({"t"})))
+    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, seeded)
     assert con.execute("SELECT campaign, n FROM t").fetchall() == [("b", 1), ("b", 2), ("c", 7)]

@@ -114,8 +114,9 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
     for from_last, group in groupby(order, key=lambda c: c in last.kept):
         group = list(group)
         if from_last:
-            if not placed:
-                _copy(con, group)
+            copied = [c for c in group if c not in last.in_place] if placed else group
+            if copied:
+                _copy(con, copied)
         else:
             for table, rows in zip(TABLES, searched, strict=True):
                 _insert(con, table, [r for c in group for r in rows.get(c, [])])

@@ -94,9 +94,9 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
     """A per-campaign table's rows in folder order: runs of kept campaigns taken from the last
     build's database (previous.py), the others inserted from their checked rows."""
     runs = _runs(rows) if last.kept else []
-    kept_after = any(a not in last.kept and b in last.kept for (a, _), (b, _) in pairwise(runs))
+    in_place_after = any(a not in last.kept and b in last.in_place for (a, _), (b, _) in pairwise(runs))
     if (not runs or len({campaign for campaign, _ in runs}) < len(runs)  # a campaign's rows apart
-            or (table in last.placed and kept_after)):  # kept rows in place go before every changed one
+            or (table in last.placed and in_place_after)):  # rows in place go before every changed one
         last.clear(con, table)
         insert(con, table, columns, rows)
         return
