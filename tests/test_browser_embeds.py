@@ -3,6 +3,7 @@ Chromium, under the production headers (issue 14)."""
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import re
 import threading
@@ -99,3 +100,53 @@ def test_an_embed_fits_the_width_of_its_frame(page, server, blog, url, shrinks):
         assert max(line["right"] for line in lines) <= frame.evaluate("window.innerWidth"), (url, width, lines)
         widths[width] = frame.evaluate("document.querySelector('.vega-chart svg').getBoundingClientRect().width")
     assert (widths[360] < widths[1000]) == shrinks, (url, widths)
+
+
+def snippet(site, server: str, page_url: str, chart_id: str) -> str:
+    """The HTML a blog author copies from a chart's page, its address completed with the site's
+    origin as charts.js does on that page."""
+    body = (site.public / page_url.strip("/") / "index.html").read_text()
+    figure = re.search(rf'<figure class="chart" id="chart-{re.escape(chart_id)}".*?</figure>', body, re.S)[0]
+    code = html.unescape(re.search(r'<code class="snippet" data-snippet="iframe">(.*?)</code>', figure, re.S)[1])
+    return code.replace('src="/', f'src="{server}/')
+
+
+CHARTS = [("/investigations/innodb-busy-wait-8030/", "dell32-rqps"),  # 119 bars, then a heatmap
+          ("/servers/dell32/", "heatmap-2024-10-23-busy-wait-dell32-24-my8028-rel-o2nofp-z11a-c32r128")]
+
+
+@pytest.mark.parametrize("width", [360, 1000])
+def test_each_snippets_frame_takes_its_own_charts_height(page, server, blog, site, width):
+    """A post framing two charts of other heights: each frame starts 520 px high, its embed page
+    tells its height (charts.js) and the snippet's script sets that frame's alone, so each chart
+    shows whole at a phone's width and a desktop's. Another frame of the post saying a height
+    changes nothing."""
+    root, origin = blog
+    (root / "other.html").write_text('<!doctype html><link rel="icon" href="data:,"><script>'
+                                     'setInterval(() => parent.postMessage({papercutsHeight: 40}, "*"), 50)</script>')
+    name = f"fit-{width}.html"
+    (root / name).write_text(f'<!doctype html><title>a blog post</title><link rel="icon" href="data:,">'
+                             f'<div style="width:{width}px"><p>My post.</p>'
+                             + "<p>And:</p>".join(snippet(site, server, *c) for c in CHARTS) +
+                             f'<iframe id="other" src="{origin}/other.html" height="300" style="border:0">'
+                             '</iframe></div>')
+    page.goto(f"{origin}/{name}")
+    page.wait_for_load_state("load")
+    frames = [f for f in page.frames if f.url.startswith(server)]
+    assert len(frames) == len(CHARTS)
+    boxes = page.locator("iframe[data-papercuts]")
+    for k, frame in enumerate(frames):  # a chart is drawn as it comes into view (charts.js)
+        boxes.nth(k).scroll_into_view_if_needed()
+        frame.wait_for_function("() => document.querySelector('.vega-chart').dataset.rendered === 'true'",
+                                timeout=20000)
+    page.wait_for_timeout(300)  # the other frame has said its height several times by now
+    heights = []
+    for k, frame in enumerate(frames):
+        own = frame.evaluate("document.documentElement.getBoundingClientRect().height")
+        page.wait_for_function("([k, h]) => Math.abs(document.querySelectorAll('iframe[data-papercuts]')[k]"
+                               ".getBoundingClientRect().height - h) <= 1", arg=[k, own], timeout=5000)
+        heights.append(boxes.nth(k).bounding_box()["height"])
+        # the whole chart within its frame: nothing to scroll to
+        assert frame.evaluate("document.documentElement.scrollHeight") <= frame.evaluate("window.innerHeight") + 1
+    assert 520 not in heights and heights[0] != heights[1], heights  # each its own
+    assert page.locator("#other").bounding_box()["height"] == 300

@@ -101,7 +101,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     (out / "embed").mkdir(exist_ok=True)
     as_of = fetch_dicts(con, query("data_as_of"))[0]["as_of"] or ""
     (out / "embed" / "_index.md").write_text(page({"title": "Embed a chart", "as_of": as_of},
-                                                  render_template("embed.md.j2", **embed_example())))
+                                                  render_template("embed.md.j2", **embed_example(paths))))
     pages += 1
 
     replace_path(out, paths.generated, trash)
@@ -110,10 +110,12 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     return pages
 
 
-def embed_example() -> dict:
-    """The chart the /embed/ page shows as its example (tests check it exists)."""
+def embed_example(paths: Paths) -> dict:
+    """The chart the /embed/ page shows as its example (tests check it exists), and the script
+    every snippet holds (layouts/_partials/chart.html reads the same file)."""
     page_url, chart_id = "/investigations/innodb-busy-wait-8030/", "dell32-rqps"
-    return {"example": embed_url(page_url, chart_id), "example_id": chart_id, "example_page": page_url,
+    return {"host_script": (paths.site / "static" / "js" / "embed-host.js").read_text().strip(),
+            "example": embed_url(page_url, chart_id), "example_id": chart_id, "example_page": page_url,
             "example_anchor": f"{page_url}#chart-{chart_id}",
             "example_png": page_url + image_stem(page_url, chart_id) + ".png",
             "example_title": "InnoDB rQPS on dell32"}

@@ -191,6 +191,16 @@
     el.textContent = el.textContent.replace(/(src|href)="\/(?!\/)/g, "$1=\"" + window.location.origin + "/");
   });
 
+  // An embed page in a frame tells the page around it how tall it is, whenever that changes (the
+  // chart drawn, its title wrapped, the frame resized): the snippet's script (embed-host.js) sets
+  // the frame's height, so the chart shows whole, without a scroll bar of its own.
+  if (document.body.classList.contains("embed") && window.parent !== window && "ResizeObserver" in window) {
+    new ResizeObserver(function () {
+      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      window.parent.postMessage({ papercutsHeight: height }, "*");
+    }).observe(document.documentElement);
+  }
+
   var charts = document.querySelectorAll(".vega-chart");
   if (typeof vega !== "undefined") {
     vega.formats("csv", csvReader);

@@ -1,0 +1,1 @@
+/* Papercuts: each framed chart tells its height; its frame takes it */addEventListener("message",function(e){var h=Math.ceil(+(e.data&&e.data.papercutsHeight));document.querySelectorAll("iframe[data-papercuts]").forEach(function(f){if(f.contentWindow===e.source&&e.origin===new URL(f.src,location.href).origin&&h>0&&h<20000)f.style.height=h+"px"})});
