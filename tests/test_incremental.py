@@ -2,7 +2,9 @@
 and the site is byte for byte what a clean build of the same inputs writes."""
 from __future__ import annotations
 
+import os
 import shutil
+from pathlib import Path
 
 import duckdb
 
@@ -92,6 +94,20 @@ def _units(said: list[str]) -> tuple[int, int]:
     return kept, written
 
 
+def _placed(public: Path, campaign: str) -> dict:
+    """The files Papercuts publishes itself under a campaign's address, with their inodes: not
+    Hugo's pages, nor the PNG of the page's first chart, which Hugo publishes too (og:image,
+    baseof.html)."""
+    folder = public / "campaigns" / campaign
+    return {p.relative_to(folder): p.stat().st_ino for p in folder.rglob("*")
+            if p.is_file() and p.suffix not in (".html", ".png")}
+
+
+def _inodes(*roots: Path, skip: Path | None = None) -> set[tuple[int, int]]:
+    return {(st.st_dev, st.st_ino) for root in roots for p in root.rglob("*")
+            if p.is_file() and not (skip and p.is_relative_to(skip)) for st in [p.stat()]}
+
+
 def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the_site_is_a_clean_builds(
         data_copy, tmp_path):
     """Issue 16.3: a new campaign rewrites its own page, its server's pages and the site-wide ones;
@@ -120,20 +136,16 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     (new / "relative.csv").write_text("\n".join([header, *faster]) + "\n")
     (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
                                                                                    "date = 2026-11-01"))
-    def placed(campaign: str) -> dict:
-        """The files Papercuts publishes itself under a campaign's address: not Hugo's pages, nor
-        the PNG of the page's first chart, which Hugo publishes too (og:image, baseof.html)."""
-        folder = paths.public / "campaigns" / campaign
-        return {p.relative_to(folder): p.stat().st_ino for p in folder.rglob("*")
-                if p.is_file() and p.suffix not in (".html", ".png")}
-
-    elsewhere = placed("2014-04-16-itc-vs-threads")
+    elsewhere = _placed(paths.public, "2014-04-16-itc-vs-threads")
     said.clear()
     build(paths, Timings(say=said.append))
     kept, written = _units(said)
     # Its contributed files and its charts' files are the last site's very files, not written
     # again (publish/placed.py): the change does not reach that campaign.
-    assert len(elsewhere) > 3 and placed("2014-04-16-itc-vs-threads") == elsewhere
+    assert len(elsewhere) > 3 and _placed(paths.public, "2014-04-16-itc-vs-threads") == elsewhere
+    # and the site shares no file with the build's own (content tree, kept pages, images: the
+    # last site, in the trash, does): an edit of a published file cannot reach a later build
+    assert not _inodes(paths.public) & _inodes(paths.build, paths.image_cache, skip=paths.trash)
     # its page, and dell32's page, ladders and explorer files; nothing of the other servers
     assert 0 < written <= 4 and kept + written == total + 1, said
     campaigns = len(list((data_copy / "campaigns").iterdir()))
@@ -295,8 +307,51 @@ def test_a_table_kept_in_place_is_inserted_whole_when_a_changed_campaign_comes_f
     seeded = previous.Last(frozenset({"b"}), frozenset({"t"}), frozenset({"b"}))
     _by_campaign(con, "t", ["campaign", "n"], rows, _insert, seeded)
     assert con.execute("SELECT campaign, n FROM t").fetchall() == [("a", 9), ("b", 1), ("b", 2)]
+    # a kept campaign copied from the last database between them changes nothing
+    con.execute("DELETE FROM t WHERE campaign <> 'b'")
+    rows = [{"campaign": "a", "n": 9}, {"campaign": "z", "n": 5}, {"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}]
+    _by_campaign(con, "t", ["campaign", "n"], rows, _insert,
+                 previous.Last(frozenset({"z", "b"}), frozenset({"t"}), frozenset({"b"})))
+    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("a", 9), ("z", 5), ("b", 1), ("b", 2)]
     # changed after kept, the usual case: the kept rows stay, the changed ones are appended
-    con.execute("DELETE FROM t WHERE campaign = 'a'")
+    con.execute("DELETE FROM t WHERE campaign <> 'b'")
     rows = [{"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}, {"campaign": "c", "n": 7}]
     _by_campaign(con, "t", ["campaign", "n"], rows, _insert, seeded)
     assert con.execute("SELECT campaign, n FROM t").fetchall() == [("b", 1), ("b", 2), ("c", 7)]
+
+
+def test_a_file_is_linked_from_the_last_site_only_while_neither_side_has_changed(tmp_path):
+    """publish/placed.py: a file is the last site's when its source and the last site's copy are
+    the very files the last build placed; a new source, or the site's copy edited in place, is
+    copied afresh."""
+    from papercuts.publish.placed import RECORD, Placer
+
+    content, public = tmp_path / "content", tmp_path / "public"
+    content.mkdir()
+    for name in "abc":
+        (content / name).write_text(f"{name} 1\n")
+
+    def publish(n: int) -> Placer:
+        staging = tmp_path / f"staging-{n}"
+        staging.mkdir()
+        placer = Placer(tmp_path / RECORD, public, staging)
+        for name in "abc":
+            placer.place(str(content / name), staging / name)
+        placer.save()
+        shutil.rmtree(public, ignore_errors=True)
+        staging.rename(public)
+        return placer
+
+    assert (publish(1).copied, Placer(tmp_path / RECORD, public, tmp_path).linked) == (3, 0)
+    before = {name: (public / name).stat().st_ino for name in "abc"}
+    assert publish(2).linked == 3 and {name: (public / name).stat().st_ino for name in "abc"} == before
+    (content / "a").unlink()  # a new source
+    (content / "a").write_text("a 2\n")
+    with open(public / "b", "r+b") as f:  # the site's copy edited in place, a second later
+        f.write(b"B")
+    st = (public / "b").stat()
+    os.utime(public / "b", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    third = publish(3)
+    assert (third.linked, third.copied) == (1, 2)
+    assert {name: (public / name).read_text() for name in "abc"} == {"a": "a 2\n", "b": "b 1\n", "c": "c 1\n"}
+    assert (public / "c").stat().st_ino == before["c"]

@@ -1,7 +1,7 @@
 """Stage 2: load the checked dataset into a fresh DuckDB file (explicit schemas, constraints)."""
 from __future__ import annotations
 
-from itertools import groupby, pairwise
+from itertools import groupby
 from pathlib import Path
 
 import duckdb
@@ -94,9 +94,10 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
     """A per-campaign table's rows in folder order: runs of kept campaigns taken from the last
     build's database (previous.py), the others inserted from their checked rows."""
     runs = _runs(rows) if last.kept else []
-    in_place_after = any(a not in last.kept and b in last.in_place for (a, _), (b, _) in pairwise(runs))
+    in_place = [campaign in last.in_place for campaign, _ in runs]
+    in_place_after = in_place[in_place.index(False):].count(True) if False in in_place else 0
     if (not runs or len({campaign for campaign, _ in runs}) < len(runs)  # a campaign's rows apart
-            or (table in last.placed and in_place_after)):  # rows in place go before every changed one
+            or (table in last.placed and in_place_after)):  # rows in place go before every other one
         last.clear(con, table)
         insert(con, table, columns, rows)
         return

@@ -39,8 +39,8 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
     placer = Placer(paths.build / RECORD, paths.public, staging)
     _copy_verbatim((content or paths.generated) / VERBATIM, staging, placer)
     _copy_chart_files(content or paths.generated, staging, placer)
-    replace_path(staging, paths.public, trash)
     placer.save()
+    replace_path(staging, paths.public, trash)
 
 
 def _copy_verbatim(src: Path, staging: Path, placer: Placer) -> None:

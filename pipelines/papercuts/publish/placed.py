@@ -8,6 +8,10 @@ recorded (device, inode, size and modification time): a kept page unit's files a
 build after build (render/reuse.py), and so are chart images (render/images.py). A published file
 edited in place or replaced no longer matches and is copied again. The published tree never shares
 a file with the content tree or the build's caches: an edit there cannot reach a later build.
+
+What is trusted is the stat, as make and git trust it: an edit in place that also restores the
+file's size and modification time (cp -p or rsync --inplace -t over the site) is not seen, and
+stays published until its source changes or the site is built afresh (rm -r the site).
 """
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ def _identity(st: os.stat_result) -> list[int]:
 
 class Placer:
     """Places files into the staging tree, from the last site (`public`) when it can; `save`
-    records what it placed once the staging tree is the site."""
+    records what it placed, before the staging tree becomes the site (a rename keeps each file's
+    inode and time; if the swap never happens, the record matches no file of the site there)."""
 
     def __init__(self, record: Path, public: Path, staging: Path) -> None:
         self.record, self.public, self.staging = record, public, staging
