@@ -150,3 +150,31 @@ def test_each_snippets_frame_takes_its_own_charts_height(page, server, blog, sit
         assert frame.evaluate("document.documentElement.scrollHeight") <= frame.evaluate("window.innerHeight") + 1
     assert 520 not in heights and heights[0] != heights[1], heights  # each its own
     assert page.locator("#other").bounding_box()["height"] == 300
+
+
+def test_a_host_script_that_starts_late_still_sizes_the_frame(page, server, blog, site):
+    """A blog that defers its scripts runs the snippet's after the embed page has told its height
+    to no one: the script asks, and the embed page tells it again."""
+    root, origin = blog
+    code = snippet(site, server, *CHARTS[0])
+    frame_html, script = code.split("\n<script>")
+    (root / "late.html").write_text('<!doctype html><title>a blog post</title><link rel="icon" href="data:,">'
+                                    f'<div style="width:700px">{frame_html}</div>')
+    page.goto(f"{origin}/late.html")
+    page.wait_for_load_state("load")
+    for _ in range(50):  # a lazy frame may start loading after the post's load event
+        frames = [f for f in page.frames if f.url.startswith(server)]
+        if frames:
+            break
+        page.wait_for_timeout(100)
+    [frame] = frames
+    frame.wait_for_function("() => document.querySelector('.vega-chart').dataset.rendered === 'true'",
+                            timeout=20000)
+    page.wait_for_timeout(300)
+    box = page.locator("iframe[data-papercuts]")
+    assert box.bounding_box()["height"] == 520  # no one listened
+    page.add_script_tag(content=script.removesuffix("</script>"))
+    own = frame.evaluate("document.documentElement.getBoundingClientRect().height")
+    page.wait_for_function("h => Math.abs(document.querySelector('iframe[data-papercuts]')"
+                           ".getBoundingClientRect().height - h) <= 1", arg=own, timeout=5000)
+    assert own > 520

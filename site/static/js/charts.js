@@ -192,13 +192,22 @@
   });
 
   // An embed page in a frame tells the page around it how tall it is, whenever that changes (the
-  // chart drawn, its title wrapped, the frame resized): the snippet's script (embed-host.js) sets
-  // the frame's height, so the chart shows whole, without a scroll bar of its own.
-  if (document.body.classList.contains("embed") && window.parent !== window && "ResizeObserver" in window) {
-    new ResizeObserver(function () {
+  // chart drawn, its title wrapped, the frame resized) and when that page's script asks (it may
+  // start after this page: a blog deferring its scripts): the snippet's script (embed-host.js)
+  // sets the frame's height, so the chart shows whole, without a scroll bar of its own.
+  if (document.body.classList.contains("embed") && window.parent !== window) {
+    var tellHeight = function () {
       var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
       window.parent.postMessage({ papercutsHeight: height }, "*");
-    }).observe(document.documentElement);
+    };
+    window.addEventListener("message", function (e) {
+      if (e.source === window.parent && e.data === "papercutsHeight?") {
+        tellHeight();
+      }
+    });
+    if ("ResizeObserver" in window) {
+      new ResizeObserver(tellHeight).observe(document.documentElement);
+    }
   }
 
   var charts = document.querySelectorAll(".vega-chart");
