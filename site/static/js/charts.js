@@ -195,7 +195,7 @@
   // chart drawn, its title wrapped, the frame resized) and when that page's script asks (it may
   // start after this page: a blog deferring its scripts): the snippet's script (embed-host.js)
   // sets the frame's height, so the chart shows whole, without a scroll bar of its own.
-  if (document.body.classList.contains("embed") && window.parent !== window) {
+  if (document.body && document.body.classList.contains("embed") && window.parent !== window) {
     var tellHeight = function () {
       var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
       window.parent.postMessage({ papercutsHeight: height }, "*");
