@@ -36,7 +36,32 @@ def test_a_chart_held_as_columns_writes_the_csv_its_rows_would():
     as_dicts = datafile.refer({"data": {"values": rows}}, "c", rows, names)
     as_columns = datafile.refer({"data": {"values": cols}}, "c", cols, names)
     assert as_columns == as_dicts
+    # Arrow's writer: a number in its shortest exact form (tables._arrow_csv)
     assert as_columns[1].splitlines()[1:] == ["'=cmd,b1.c,0.9962524334106043,,0",
-                                              "point-query_range=100,-5,1.0,83144.62,1",
-                                              "''quoted,b2.c,2.5e-05,1e+16,2",
+                                              "point-query_range=100,-5,1,83144.62,1",
+                                              "''quoted,b2.c,0.000025,1e+16,2",
                                               ",b3.c,,1.5,3"]
+
+
+def test_every_double_reads_back_exactly_whichever_writer_wrote_it():
+    """to_csv writes through Arrow when it can and the csv module otherwise (text that needs
+    quotes, ints beside floats): either way each cell reads back as the very value written."""
+    import math
+    import random
+    import struct
+
+    rnd = random.Random(7)
+    doubles = [5e-324, 1e16, 0.1 + 0.2, -0.0, 123456789012.5, 1e-7, 2.0 ** 53, 1.7976931348623157e308, 100.0,
+               *(struct.unpack("d", struct.pack("Q", rnd.getrandbits(64)))[0] for _ in range(20000))]
+    doubles = [d for d in doubles if math.isfinite(d)]
+    for text in ("plain", "needs, quotes"):
+        rows = [{"name": text, "x": d, "n": k} for k, d in enumerate(doubles)]
+        out = list(csv.reader(io.StringIO(to_csv(rows, ["name", "x", "n"]))))
+        assert out[0] == ["name", "x", "n"] and [r[0] for r in out[1:]] == [text] * len(doubles)
+        got = [float(r[1]) for r in out[1:]]
+        assert [struct.pack("d", g) for g in got] == [struct.pack("d", d) for d in doubles]  # -0.0 too
+        assert [int(r[2]) for r in out[1:]] == list(range(len(doubles)))
+    assert to_csv([{"a": "x", "b": 1.0}], ["a", "b"]) == "a,b\nx,1\n"  # Arrow's
+    assert to_csv([{"a": "x,y", "b": 1.0}], ["a", "b"]) == 'a,b\n"x,y",1.0\n'  # the csv module's
+    big = [{"a": "x", "b": 2 ** 60 + 1}, {"a": "y", "b": 0.5}]  # an int beside floats stays exact
+    assert to_csv(big, ["a", "b"]).splitlines()[1:] == [f"x,{2 ** 60 + 1}", "y,0.5"]

