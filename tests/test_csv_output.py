@@ -65,3 +65,5 @@ def test_every_double_reads_back_exactly_whichever_writer_wrote_it():
     assert to_csv([{"a": "x,y", "b": 1.0}], ["a", "b"]) == 'a,b\n"x,y",1.0\n'  # the csv module's
     big = [{"a": "x", "b": 2 ** 60 + 1}, {"a": "y", "b": 0.5}]  # an int beside floats stays exact
     assert to_csv(big, ["a", "b"]).splitlines()[1:] == [f"x,{2 ** 60 + 1}", "y,0.5"]
+    huge = [{"a": "x", "b": 2 ** 63}, {"a": "y", "b": -(2 ** 64)}]  # past 64 bits: the csv module's
+    assert to_csv(huge, ["a", "b"]).splitlines()[1:] == [f"x,{2 ** 63}", f"y,{-(2 ** 64)}"]

@@ -220,15 +220,16 @@ def _arrow_csv(columns: list[str], out: list[list]) -> str | None:
     or text that would need quotes (Arrow refuses to write it unquoted)."""
     if len(columns) < 2:  # a row of one empty text: Arrow writes an empty line, which reads as none
         return None
-    arrays = []
+    typed = []
     for values in out:
         kinds = set(map(type, values)) - {type(None)}
         if len(kinds) > 1 or not kinds <= {str, int, float}:
             return None
-        arrays.append(pa.array(values, type=pa.string() if kinds == {str} else None))
+        typed.append((values, kinds))
     buf = io.BytesIO()
-    try:
+    try:  # an int past 64 bits, or text Python cannot encode, is the csv module's too
+        arrays = [pa.array(values, type=pa.string() if str in kinds else None) for values, kinds in typed]
         pcsv.write_csv(pa.Table.from_arrays(arrays, names=columns), buf, _ARROW_CSV)
-    except pa.ArrowInvalid:
+    except (pa.ArrowInvalid, OverflowError, UnicodeError):
         return None
     return buf.getvalue().decode()
