@@ -114,8 +114,7 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
     for from_last, group in groupby(order, key=lambda c: c in last.kept):
         group = list(group)
         if from_last:
-            copied = [c for c in group if c not in last.in_place] if placed else group
-            if copied:
+            if copied := (last.to_copy("ladders", group) if placed else group):
                 _copy(con, copied)
         else:
             for table, rows in zip(TABLES, searched, strict=True):

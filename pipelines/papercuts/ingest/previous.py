@@ -64,12 +64,14 @@ class Last:
     placed: frozenset[str] = frozenset()
     in_place: frozenset[str] = frozenset()
 
+    def to_copy(self, table: str, campaigns: list[str]) -> list[str]:
+        """Those of these kept campaigns whose rows of `table` are not there already: in a seeded
+        table those in place are (before every changed campaign's: `start`)."""
+        return [c for c in campaigns if c not in self.in_place] if table in self.placed else campaigns
+
     def take(self, con: duckdb.DuckDBPyConnection, table: str, campaigns: list[str], source: str = ALIAS) -> None:
-        """Put these kept campaigns' rows of `table` where a clean build puts them: in a seeded
-        table those in place are there already (before every changed campaign's: `start`), the
-        others are copied."""
-        copied = [c for c in campaigns if c not in self.in_place] if table in self.placed else campaigns
-        if copied:
+        """Put these kept campaigns' rows of `table` where a clean build puts them."""
+        if copied := self.to_copy(table, campaigns):
             copy_rows(con, table, copied, source)
 
     def clear(self, con: duckdb.DuckDBPyConnection, table: str) -> None:
@@ -136,8 +138,8 @@ def _kept(last: Path, common: str, digests: dict[str, str]) -> set[str]:
 
 def _prune(con: duckdb.DuckDBPyConnection, kept: list[str], in_place: dict[str, str]) -> list[str]:
     """In a copy of the last database: the rows of the `kept` campaigns (those in place) of the
-    tables in place stay, in their order;
-    every other row and table goes (made again by this build), a table before those it names.
+    tables in place stay, in their order; every other row and table goes (made again by this
+    build), a table before those it names.
     A table with a FOREIGN KEY is never in place: it cannot outlive the tables it names (DuckDB
     neither drops a table another names nor drops a constraint). Returns the tables in place."""
     tables = {name for (name,) in con.execute(

@@ -1,7 +1,7 @@
 """Stage 2: load the checked dataset into a fresh DuckDB file (explicit schemas, constraints)."""
 from __future__ import annotations
 
-from itertools import groupby
+from itertools import groupby, pairwise
 from pathlib import Path
 
 import duckdb
@@ -95,9 +95,10 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
     build's database (previous.py), the others inserted from their checked rows."""
     runs = _runs(rows) if last.kept else []
     in_place = [campaign in last.in_place for campaign, _ in runs]
-    in_place_after = in_place[in_place.index(False):].count(True) if False in in_place else 0
+    # rows in place go before every other one: none may follow a run that is not in place
+    in_place_after = any(b and not a for a, b in pairwise(in_place))
     if (not runs or len({campaign for campaign, _ in runs}) < len(runs)  # a campaign's rows apart
-            or (table in last.placed and in_place_after)):  # rows in place go before every other one
+            or (table in last.placed and in_place_after)):
         last.clear(con, table)
         insert(con, table, columns, rows)
         return
