@@ -7,10 +7,12 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from datadir import tree_digest as tree
 from papercuts.build import Timings, build
 from papercuts.paths import Paths
+from papercuts.render.reuse import _place
 
 
 def test_unchanged_inputs_keep_the_site_and_any_change_rebuilds_it(data_copy, tmp_path):
@@ -356,3 +358,18 @@ def test_a_file_is_linked_from_the_last_site_only_while_neither_side_has_changed
     assert (third.linked, third.copied) == (1, 2)
     assert {name: (public / name).read_text() for name in "abc"} == {"a": "a 2\n", "b": "b 1\n", "c": "c 1\n"}
     assert (public / "c").stat().st_ino == before["c"]
+
+
+def test_a_kept_units_files_are_linked_into_the_content_tree_and_a_second_writer_is_refused(tmp_path):
+    unit, other, tree = tmp_path / "unit", tmp_path / "other", tmp_path / "content"
+    for root, text in ((unit, "first"), (other, "second")):
+        (root / "servers" / "dell32").mkdir(parents=True)
+        (root / "servers" / "dell32" / "index.md").write_text(text)
+    (unit / "servers" / "dell32" / "rqps.csv").write_text("a,b\n")
+    _place(unit, tree)
+    placed = tree / "servers" / "dell32"
+    assert sorted(p.name for p in placed.iterdir()) == ["index.md", "rqps.csv"]
+    assert placed.joinpath("index.md").stat().st_ino == unit.joinpath("servers", "dell32", "index.md").stat().st_ino
+    with pytest.raises(RuntimeError, match=r"two page units wrote .*servers/dell32/index.md"):
+        _place(other, tree)
+    assert placed.joinpath("index.md").read_text() == "first"  # never over the first unit's

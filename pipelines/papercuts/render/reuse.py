@@ -116,15 +116,20 @@ def _place(src: Path, dest: Path) -> None:
     """Put a unit's files into the content tree as hard links (copies across file systems): no
     later stage writes into a file it did not create (images and pins add files beside them, and
     the next build writes a new tree), so the kept copy cannot change. A file already there is a
-    collision (two units wrote one path), which is this code's bug, not the data's."""
+    collision (two units wrote one path), which is this code's bug, not the data's: the link
+    itself finds it (x100: 0.29 s with a stat of each of 5,800 files first, as pathlib.Path)."""
     for root, _, files in os.walk(src):
-        target = dest / Path(root).relative_to(src)
-        target.mkdir(parents=True, exist_ok=True)
+        target = os.path.join(dest, os.path.relpath(root, src))
+        os.makedirs(target, exist_ok=True)
         for name in files:
-            out = target / name
-            if out.exists():
-                raise RuntimeError(f"two page units wrote {out}")
+            source, out = os.path.join(root, name), os.path.join(target, name)
             try:
-                os.link(os.path.join(root, name), out)
+                os.link(source, out)
+                continue
+            except FileExistsError:
+                pass
             except OSError:
-                shutil.copyfile(os.path.join(root, name), out)
+                if not os.path.lexists(out):
+                    shutil.copyfile(source, out)
+                    continue
+            raise RuntimeError(f"two page units wrote {out}")
