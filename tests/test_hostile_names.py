@@ -195,3 +195,16 @@ def test_a_chart_whose_table_is_not_a_table_file_render_wrote_is_refused(tmp_pat
     said = "\n".join(p.render() for p in e.value.problems) if e.value.problems else str(e.value)
     assert f'chart "x": its table "{data_file}" is not a table file render wrote' in said, said
     assert not paths.public.exists()
+
+
+def test_an_embed_page_shows_contributed_titles_as_text(hostile_site):
+    """Embed pages are HTML Papercuts writes itself (render/embeds.py), not Hugo: every value is
+    escaped there."""
+    paths, _ = hostile_site
+    pages = sorted((paths.public / "embed" / "servers" / "evil").rglob("index.html"))
+    texts = [page.read_text() for page in pages]
+    assert len(texts) == 2  # the campaign's heatmap and its throughput lines
+    assert "<title>rQPS, 1 thread: &lt;b onmouseover=alert(5)&gt;campaign&lt;/b&gt; {{&lt; chart" in texts[0]
+    for html in texts:
+        assert "<b onmouseover" not in html and "<script>alert" not in html and "javascript:" not in html
+        assert html.count("<script") == 4  # the Vega bundles and charts.js, nothing else

@@ -105,6 +105,12 @@ def _placed(public: Path, campaign: str) -> dict:
             if p.is_file() and p.suffix not in (".html", ".png")}
 
 
+def _embeds(public: Path, campaign: str) -> dict:
+    """The embed pages of a campaign's charts (render/embeds.py: Papercuts', not Hugo's), with their inodes."""
+    folder = public / "embed" / "campaigns" / campaign
+    return {p.relative_to(folder): p.stat().st_ino for p in folder.rglob("index.html")}
+
+
 def _inodes(*roots: Path, skip: Path | None = None) -> set[tuple[int, int]]:
     return {(st.st_dev, st.st_ino) for root in roots for p in root.rglob("*")
             if p.is_file() and not (skip and p.is_relative_to(skip)) for st in [p.stat()]}
@@ -139,12 +145,15 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
                                                                                    "date = 2026-11-01"))
     elsewhere = _placed(paths.public, "2014-04-16-itc-vs-threads")
+    embeds = _embeds(paths.public, "2014-04-16-itc-vs-threads")
     said.clear()
     build(paths, Timings(say=said.append))
     kept, written = _units(said)
     # Its contributed files and its charts' files are the last site's very files, not written
     # again (publish/placed.py): the change does not reach that campaign.
     assert len(elsewhere) > 3 and _placed(paths.public, "2014-04-16-itc-vs-threads") == elsewhere
+    # and so are its charts' embed pages, which that campaign's page unit wrote
+    assert embeds and _embeds(paths.public, "2014-04-16-itc-vs-threads") == embeds
     # and the site shares no file with the build's own (content tree, kept pages, images: the
     # last site, in the trash, does): an edit of a published file cannot reach a later build
     assert not _inodes(paths.public) & _inodes(paths.build, paths.image_cache, skip=paths.trash)

@@ -9,6 +9,8 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[2]
 # Files of the content tree published byte for byte after Hugo, never read by Hugo as content.
 VERBATIM = "_verbatim"
+# The embed pages (render/embeds.py): HTML Papercuts writes, published under /embed/ after Hugo.
+EMBEDS = "_embeds"
 
 
 @dataclass(frozen=True)

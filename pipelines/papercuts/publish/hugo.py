@@ -9,8 +9,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..paths import VERBATIM, Paths
+from ..paths import EMBEDS, VERBATIM, Paths
 from ..problems import UserError
+from ..render.embeds import published_as
 from .placed import RECORD, Placer
 from .swap import replace_path
 from .trash import Trash
@@ -38,6 +39,7 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
         raise UserError("hugo failed:\n" + "\n".join(hugo_errors(proc.stdout + "\n" + proc.stderr)))
     placer = Placer(paths.build / RECORD, paths.public, staging)
     _copy_verbatim((content or paths.generated) / VERBATIM, staging, placer)
+    _copy_embeds((content or paths.generated) / EMBEDS, staging, placer)
     _copy_chart_files(content or paths.generated, staging, placer)
     placer.save()
     replace_path(staging, paths.public, trash)
@@ -63,6 +65,19 @@ def _copy_verbatim(src: Path, staging: Path, placer: Placer) -> None:
             placer.place(os.path.join(root, name), dest)
 
 
+def _copy_embeds(src: Path, staging: Path, placer: Placer) -> None:
+    """The embed pages (render/embeds.py) at their addresses below /embed/, never over a file Hugo
+    made. Placed as _copy_verbatim places: a kept unit's are the last site's files."""
+    for root, dirs, files in os.walk(src):
+        dirs.sort()
+        for name in sorted(files):
+            dest = staging / published_as(Path(root, name).relative_to(src).as_posix())
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if dest.exists():
+                raise UserError(f"{dest.relative_to(staging)}: an embed page has the address of a page Hugo made")
+            placer.place(os.path.join(root, name), dest)
+
+
 # A chart's files, in its page's bundle: linked from the page at their folder's path
 # (layouts/_partials/chart.html) and published here, not by Hugo, which took 1.8 ms a chart.
 CHART_FILES = (".vl.json", ".csv", ".svg", ".png")
@@ -73,8 +88,8 @@ def _copy_chart_files(content: Path, staging: Path, placer: Placer) -> None:
     (a pinned embed's own copy) is the same file: kept; a contributed file of that name is
     refused, as _copy_verbatim refuses one over a page. Copies, as _copy_verbatim says why."""
     for root, dirs, files in os.walk(content):
-        if root == str(content) and VERBATIM in dirs:
-            dirs.remove(VERBATIM)
+        if root == str(content):  # published by _copy_verbatim and _copy_embeds
+            dirs[:] = [d for d in dirs if d not in (VERBATIM, EMBEDS)]
         dirs.sort()
         chart_files = sorted(name for name in files if name.endswith(CHART_FILES))
         if not chart_files:

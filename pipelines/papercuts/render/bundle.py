@@ -1,19 +1,21 @@
-"""Write one Hugo page bundle: index.md plus each chart's spec, table (its HTML) and CSV, and each chart's
-embed page (render/embeds.py). A chart shown from another page (`from`: its page path) has its
-files there; its front matter here says so, and its embed page draws them."""
+"""Write one Hugo page bundle: index.md plus each chart's spec, table (its HTML) and CSV, and each
+chart's embed page (render/embeds.py: HTML, in the content tree's _embeds/). A chart shown from
+another page (`from`: its page path) has its files there; its front matter here says so, and its
+embed page draws them."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from .charts import TABLE_SUFFIX, Chart
-from .embeds import check_unique, embed_file, embed_meta, embed_url, image_stem, page_path
+from .embeds import check_unique, embed_file, embed_html, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 from .images import enabled as images_enabled
 from .tables import html, shown
 
 
-def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path) -> None:
-    """`root` is the content tree's root: the page's path on the site is `folder` relative to it."""
+def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path, as_of: str) -> None:
+    """`root` is the content tree's root: the page's path on the site is `folder` relative to it;
+    `as_of`: the newest date of the data the page draws, which its embed pages show."""
     folder.mkdir(parents=True, exist_ok=True)
     url = page_path(folder.relative_to(root).as_posix())
     if meta.get("charts"):
@@ -38,7 +40,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
         embed = embed_file(root, url, d["id"])
         embed.parent.mkdir(parents=True, exist_ok=True)
         with open(embed, "x") as f:  # never over another chart's
-            f.write(page(embed_meta(url, meta, d), ""))
+            f.write(embed_html(embed_meta(url, meta, d), as_of))
 
 
 def _images(url: str, chart_id: str) -> dict:

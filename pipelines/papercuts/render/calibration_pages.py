@@ -12,6 +12,7 @@ from ..ingest import blobs
 from ..paths import Paths, calibration_url, server_url
 from .bundle import write_bundle
 from .charts import make_chart
+from .embeds import page_as_of
 from .jinja import render_template
 from .selection import slug
 
@@ -139,5 +140,5 @@ def render_calibration_page(con: duckdb.DuckDBPyConnection, paths: Paths, out_ro
             "charts": [c.front_matter() for c in charts],
             "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]}
     body = render_template("calibration.md.j2")
-    write_bundle(folder, meta, body, charts, out_root)
+    write_bundle(folder, meta, body, charts, out_root, page_as_of(con))
     return 1

@@ -12,6 +12,7 @@ from ..ingest import blobs
 from ..paths import VERBATIM, Paths, campaign_url, investigation_url, server_url
 from .bundle import write_bundle
 from .charts import make_charts
+from .embeds import page_as_of
 from .frontmatter import page
 from .ladder_links import ladder_links
 from .served import published
@@ -94,5 +95,5 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
     charts = make_charts(con, [d for _, defs in sections for d in defs], f"campaign page {c['id']}")
     meta["charts"] = [chart.front_matter() for chart in charts]
     meta["sections"] = [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]
-    write_bundle(folder, meta, "", charts, out_root)
+    write_bundle(folder, meta, "", charts, out_root, page_as_of(con, campaign=c["id"]))
     return 1

@@ -8,12 +8,29 @@ the site, so the pair is unique by construction. A flat `<page-slug>-<chart-id>`
 both parts may contain '-' (server `a` + chart `b-c` and server `a-b` + chart `c` collide), and
 slugs of different sections may be equal. The image files keep the flat, readable name
 `<page-slug>-<chart-id>.svg` for downloads; their folder makes them unique.
+
+An embed page is HTML this module writes (templates/embed.html.j2), not a Hugo page: it is the
+chart alone, with nothing of the site's layout, and Hugo making 1,099 of them was a third of its
+stage at x100 (0.5-0.9 s, mostly creating their files and folders anew on every build). Written by
+the page unit that draws the chart, a kept unit's embed pages are the last site's files, linked
+(publish/placed.py). So "Data as of" is the newest date of the data the page draws (a campaign's
+page: its campaign's; a server's pages: its campaigns' and calibrations'), which the unit's key
+holds, not the newest of the whole site: that changed every unit's pages with each new campaign,
+and told a reader of a chart of 2025 that its data was of today.
 """
 from __future__ import annotations
 
+import tomllib
+from functools import cache
 from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
 
+from ..db import query
+from ..paths import EMBEDS, PROJECT
 from ..problems import UserError
+from .jinja import render_template
+
+SUFFIX = ".embed.html"  # _embeds/<page path>/<chart id>.embed.html: published at embed/<page path>/<chart id>/
 
 
 def page_path(page_folder: str) -> str:
@@ -27,14 +44,48 @@ def embed_url(page: str, chart_id: str) -> str:
 
 
 def embed_file(root: Path, page: str, chart_id: str) -> Path:
-    """The content file of a chart's embed page: a leaf page `<chart id>.md` beside its page's
-    other embeds, at the address `<chart id>/index.md` would have, not a folder each: they were
-    half the content tree's folders (1,078 of 2,078 at x100), each created, placed and removed by
-    every build. Two kinds of id keep a folder, where Hugo reads a leaf's name otherwise:
-    `index` in any case (`Index.md` makes the folder a bundle, its siblings the bundle's files)
-    and any id with a '.' (`rqps.en.md` is page `rqps` in language `en`)."""
-    folder, name = root / "embed" / page.strip("/").lower(), chart_id.lower()  # named as Hugo publishes it
-    return folder / name / "index.md" if "." in name or name == "index" else folder / f"{name}.md"
+    """The file of a chart's embed page in the content tree: `<chart id>.embed.html` beside its
+    page's other embeds (published as `<chart id>/index.html`, publish/hugo.py), not a folder
+    each: they would be half the content tree's folders, each created by every build."""
+    return root / EMBEDS / page.strip("/").lower() / f"{chart_id.lower()}{SUFFIX}"  # in lower case, as its URL
+
+
+def published_as(rel: str) -> str:
+    """Where a file of the content tree's _embeds/ is published: an embed page at its address,
+    any other file (a pinned embed's spec and CSV, render/snapshots.py) at its path below /embed/."""
+    if rel.endswith(SUFFIX):
+        return f"embed/{rel[:-len(SUFFIX)]}/index.html"
+    return f"embed/{rel}"
+
+
+def page_as_of(con, campaign: str | None = None, server: str | None = None) -> str:
+    """The newest date of the data a page draws (sql/queries/page_as_of.sql): a campaign's page,
+    a server's pages, or (neither) a page that may draw from anywhere: an investigation, the
+    calibration page."""
+    return con.execute(query("page_as_of"), {"campaign": campaign, "server": server}).fetchall()[0][0] or ""
+
+
+@cache
+def site_settings() -> dict:
+    """What an embed page shows of the site (site/hugo.toml, which Hugo reads too): its title and
+    language, and where its root is: `path` for the site's own files (Hugo's relURL), `origin`
+    before a page's absolute path (absURL: empty for the root-relative baseURL "/")."""
+    config = tomllib.loads((PROJECT / "site" / "hugo.toml").read_text())
+    base = urlsplit(config.get("baseURL", "/"))
+    return {"title": config.get("title", ""), "locale": config.get("locale", "en"),
+            "origin": f"{base.scheme}://{base.netloc}" if base.scheme and base.netloc else "",
+            "path": base.path.rstrip("/") + "/"}
+
+
+def embed_html(meta: dict, as_of: str, pinned: dict | None = None) -> str:
+    """The embed page of embed_meta(), its data as of `as_of`; `pinned` ({"commit", "spec", "csv",
+    "svg"}): a pinned snapshot's, drawing the files beside it."""
+    chart = {**meta["chart"], **({k: pinned[k] for k in ("spec", "csv", "svg")} if pinned else {})}
+    url = meta["source_url"]
+    return render_template("embed.html.j2", site=site_settings(), title=meta["title"], caption=meta["caption"],
+                           chart=chart, page=meta["page"], source_line=meta["source_line"],
+                           source_url=url if url.startswith(("https://", "http://")) else "",
+                           as_of=as_of, pinned=bool(pinned), commit=(pinned or {}).get("commit", ""))
 
 
 def image_stem(page: str, chart_id: str) -> str:
@@ -65,8 +116,7 @@ def embed_meta(page: str, meta: dict, chart: dict) -> dict:
         "page": {"url": page, "title": str(meta.get("title", "")), "anchor": f"{page}#chart-{chart['id']}"},
         # a chart of one campaign cites that campaign's source; others, the page's
         "source_line": source_line({"source": chart.get("source") or meta.get("source")}),
-        "source_url": (chart.get("source") or meta.get("source") or {}).get("url", ""),
-        "sitemap": {"disable": True},
+        "source_url": str((chart.get("source") or meta.get("source") or {}).get("url") or ""),
     }
 
 

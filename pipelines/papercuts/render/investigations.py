@@ -12,6 +12,7 @@ from ..problems import UserError
 from .bundle import write_bundle
 from .calibration_pages import calibration_datafiles
 from .charts import make_chart
+from .embeds import page_as_of
 from .frontmatter import split
 from .served import served_name
 
@@ -81,5 +82,5 @@ def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Pa
         "compared": compared(con, defs),
         "charts": [c.front_matter() for c in charts],
     }
-    write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts, out_root)
+    write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts, out_root, page_as_of(con))
     return src.stem

@@ -19,6 +19,7 @@ from ..derive.changepoints import SPAN
 from ..paths import campaign_url, investigation_url, ladder_slug, ladder_url, server_url
 from .bundle import write_bundle
 from .charts import explore_url, make_chart
+from .embeds import page_as_of
 from .frontmatter import page
 from .ladder_charts import server_changes
 from .ladder_links import ladder_title
@@ -78,6 +79,7 @@ def render_ladder_index(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
 def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[dict]) -> int:
     """The ladder pages of one server: one per DBMS and thread count."""
     pages = 0
+    as_of = page_as_of(con, server=rows[0]["server"]) if rows else ""
     for (server, dbms, threads), ladders in groupby(rows, key=lambda r: (r["server"], r["dbms"], r["threads"])):
         ladders = list(ladders)
         charts, sections = [], []
@@ -96,7 +98,7 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
         title = ladder_title(server, dbms, threads)
         meta = {"title": title, "server": {"id": server, "url": server_url(server)}, "dbms": dbms_name(dbms),
                 "threads": threads, "ladders": sections, "charts": [c.front_matter() for c in charts]}
-        write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts, out_root)
+        write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts, out_root, as_of)
         pages += 1
     return pages
 

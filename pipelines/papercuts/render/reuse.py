@@ -5,7 +5,8 @@ again only when something they are drawn from has changed (issue 16.3).
 A unit's key hashes everything it can read, not what it happens to read:
 - Papercuts' own code, SQL and templates;
 - every input outside data/campaigns/ (catalogs, calibrations, known regressions) and every
-  hand-written page (investigations link servers and campaigns), and whether images are drawn;
+  hand-written page (investigations link servers and campaigns), whether images are drawn, and
+  the site's title and address (site/hugo.toml: the embed pages show them);
 - the bytes of each campaign with rows on the unit's server, or of the unit's campaign
   (validate/campaign_cache.folder_digest: files, places and code);
 - the colours of those campaigns' variants, which are assigned over the whole site.
@@ -31,6 +32,7 @@ from ..fingerprint import hash_tree
 from ..paths import Paths
 from ..publish.swap import remove
 from .charts import variant_colours
+from .embeds import site_settings
 from .images import enabled as images_enabled
 from .units import Unit, Workers
 
@@ -54,6 +56,7 @@ class Reuse:
         hash_tree(h, "data", paths.data, skip="campaigns")
         hash_tree(h, "content", paths.content)
         h.update(f"data at {paths.data.name}\0images {images_enabled()}\0".encode())
+        h.update(json.dumps(site_settings(), sort_keys=True).encode())  # the embed pages show them
         self.common = h.hexdigest()
         self.colours = variant_colours(con)
         self.variants: dict[str, list[str]] = {}

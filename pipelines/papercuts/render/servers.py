@@ -15,6 +15,7 @@ from . import tables
 from .bundle import write_bundle
 from .calibration_pages import server_sections as calibration_sections
 from .charts import make_charts
+from .embeds import page_as_of
 from .frontmatter import split
 from .ladder_links import ladder_links
 from .selection import cost_variants, natural, slug, throughput_rows
@@ -159,5 +160,5 @@ def render_server(con: duckdb.DuckDBPyConnection, out_root: Path, server: dict, 
         # Headings quote contributed titles: data for the layout, never Markdown.
         "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections],
     }
-    write_bundle(out_root / "servers" / sid, meta, "", charts, out_root)
+    write_bundle(out_root / "servers" / sid, meta, "", charts, out_root, page_as_of(con, server=sid))
     return 1

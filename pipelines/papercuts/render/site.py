@@ -99,8 +99,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
         pages += 1
 
     (out / "embed").mkdir(exist_ok=True)
-    as_of = fetch_dicts(con, query("data_as_of"))[0]["as_of"] or ""
-    (out / "embed" / "_index.md").write_text(page({"title": "Embed a chart", "as_of": as_of},
+    (out / "embed" / "_index.md").write_text(page({"title": "Embed a chart"},
                                                   render_template("embed.md.j2", **embed_example(paths))))
     pages += 1
 

@@ -33,10 +33,11 @@ from pathlib import Path
 
 import duckdb
 
-from ..paths import Paths
+from ..paths import EMBEDS, Paths
 from ..problems import UserError
-from .embeds import embed_file
-from .frontmatter import page, split, write_json
+from .embeds import embed_html, embed_meta, page_path
+from .frontmatter import split, write_json
+from .images import enabled as images_enabled
 
 FILE = "snapshots.toml"
 EMBED = re.compile(r"/embed(/.+/)([A-Za-z0-9][A-Za-z0-9_.-]*)/")
@@ -143,19 +144,38 @@ def render_pins(paths: Paths, out: Path) -> int:
         if commit not in rendered:
             rendered[commit] = snapshot_content(paths, repo, commit)
         then = rendered[commit]
-        live = embed_file(then, pin.page, pin.chart)
-        if not live.is_file():
+        meta = _live_embed(then, pin)
+        if meta is None:
             raise UserError(f"{pin.where}: chart {pin.chart!r} of {pin.page} did not exist in the data "
                             f"as of {pin.date} (commit {commit[:12]})")
-        meta, _ = split(live.read_text(), str(live))
-        folder = out / "embed" / pin.page.strip("/") / f"{pin.chart}@{pin.date.isoformat()}"
+        name = f"{pin.chart}@{pin.date.isoformat()}"
+        folder = out / EMBEDS / pin.page.strip("/") / name  # published at /embed/<page>/<name>/ (embeds.py)
         folder.mkdir(parents=True)
         # the chart's files: its page's, or those of the page it is shown from
         shutil.copyfile(then / meta["chart"]["csv"].strip("/"), folder / "chart.csv")
         spec = json.loads((then / meta["chart"]["spec"].strip("/")).read_text())
         spec["data"]["url"] = "chart.csv"  # the spec reads the CSV beside it, renamed here
         write_json(folder / "chart.vl.json", spec)
-        meta.update({"pinned": True, "as_of": pin.date.isoformat(), "commit": commit,
-                     "build": {"publishResources": False}})
-        (folder / "index.md").write_text(page(meta, ""))
+        url = f"/embed{pin.page}{name}/"  # the images stage draws chart.svg beside the spec
+        (folder / "index.html").write_text(embed_html(meta, pin.date.isoformat(), pinned={
+            "commit": commit, "spec": url + "chart.vl.json", "csv": url + "chart.csv",
+            "svg": url + "chart.svg" if images_enabled() else ""}))
     return len(pins)
+
+
+def _live_embed(tree: Path, pin: Pin) -> dict | None:
+    """The live embed page's values (embeds.embed_meta) of the pinned chart in a content tree: its
+    page's front matter has the chart. An embed's address is in lower case, its page's folder
+    keeps the case of its id (a server Dell99)."""
+    folder = tree
+    for part in pin.page.strip("/").split("/"):
+        found = sorted(p for p in folder.iterdir() if p.is_dir() and p.name.lower() == part.lower())
+        if not found:
+            return None
+        folder = found[0]
+    index = folder / "index.md"
+    if not index.is_file():
+        return None
+    meta, _ = split(index.read_text(), str(index))
+    chart = next((c for c in meta.get("charts") or [] if str(c["id"]).lower() == pin.chart.lower()), None)
+    return embed_meta(page_path(folder.relative_to(tree).as_posix()), meta, chart) if chart else None
