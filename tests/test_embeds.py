@@ -85,11 +85,12 @@ def test_charts_whose_ids_hugo_reads_in_a_file_name_have_their_embed_pages_and_s
 def test_an_embed_page_escapes_every_value_and_links_only_http_sources():
     chart = {"id": "c1", "title": '"><img src=x onerror=alert(1)>', "caption": "<script>alert(2)</script>",
              "rows": 1, "spec": "a.vl.json", "csv": "a.csv", "svg": "a.svg", "png": ""}
-    for url, linked in (("javascript:alert(3)", False), ("https://example.org/post?a=1&b=2", True)):
+    for url, linked in (("javascript:alert(3)", False), ("https://example.org/post?a=1&b=2", True),
+                        ("HTTPS://example.org/post?a=1&b=2", True)):
         meta = embed_meta("/servers/x/", {"title": "x", "source": {"title": "<i>src</i>", "url": url}}, chart)
         page = embed_html(meta, "2026-01-01")
         assert "<img src=x" not in page and "<script>alert" not in page and "<i>" not in page
         assert 'alt="&#34;&gt;&lt;img src=x onerror=alert(1)&gt;"' in page  # in an attribute, still text
         assert ("javascript:" in page) is False
-        assert ('<a href="https://example.org/post?a=1&amp;b=2"' in page) is linked
+        assert (f'<a href="{url.replace("&", "&amp;")}"' in page) is linked
         assert "Source: &lt;i&gt;src&lt;/i&gt;" in page

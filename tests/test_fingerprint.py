@@ -16,6 +16,7 @@ def tree(root):
     os.symlink(root / "outside", root / "a" / "linked-folder")
     os.symlink(root / "nowhere", root / "dangling")
     os.symlink(root / "b.txt", root / "a" / "linked-file")
+    os.symlink(root / "a" / "loop", root / "a" / "loop")  # ELOOP: validation says what to do
 
 
 def test_files_under_lists_each_file_once_in_a_fixed_order(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from datetime import date
 
 import pytest
 
@@ -12,7 +13,8 @@ from datadir import write_data
 from papercuts.build import build
 from papercuts.paths import PROJECT, Paths
 from papercuts.problems import UserError
-from papercuts.render.snapshots import read_pins
+from papercuts.render.frontmatter import page
+from papercuts.render.snapshots import Pin, _chart_file, _live_embed, read_pins
 
 CHART = "heatmap-2026-01-02-test-1-my8028-cfg"  # the campaign's rQPS heatmap on /servers/box/
 LIVE = f"embed/servers/box/{CHART}"
@@ -101,3 +103,32 @@ def test_the_example_pin_in_content_snapshots_toml_is_a_valid_pin(tmp_path):
     example.write_text("\n".join(line.removeprefix("#").strip() for line in text.splitlines()))
     [pin] = read_pins(example, "snapshots.toml")
     assert (pin.page, pin.chart) == ("/investigations/innodb-busy-wait-8030/", "dell32-rqps")
+
+
+def test_a_pin_reads_only_pages_papercuts_wrote_and_their_files(tmp_path):
+    """A pin names its chart by address; what it publishes comes from that page's front matter.
+    A campaign may hold an index.md among its files (published as they are, from _verbatim/):
+    its front matter must not name the chart, nor a file outside the site's pages (/etc/hostname)."""
+    then = tmp_path / "then"
+
+    def write(folder: str, csv: str, source: str = "") -> None:
+        chart = {"id": "c", "title": "t", "rows": 1, "spec": "c.vl.json", "csv": csv, "svg": "", "png": "",
+                 **({"from": source} if source else {})}
+        (then / folder).mkdir(parents=True, exist_ok=True)
+        (then / folder / "index.md").write_text(page({"title": "p", "charts": [chart]}, ""))
+        (then / folder / "c.vl.json").write_text('{"data": {}}')
+
+    escape = "../" * 12 + "etc/hostname"
+    write("_verbatim/campaigns/2026-01-01-x", escape)
+    contributed = Pin("/_verbatim/campaigns/2026-01-01-x/", "c", date(2026, 1, 1), "snapshots.toml:2")
+    assert _live_embed(then, contributed) is None
+    (then / "_verbatim" / "campaigns" / "2026-01-01-x" / "data.csv").write_text("a,b\n")
+    for csv, source in ((escape, ""), ("data.csv", "/_verbatim/campaigns/2026-01-01-x/"), ("c.vl.json", "")):
+        write("servers/box", csv, source)
+        pin = Pin("/servers/box/", "c", date(2026, 1, 1), "snapshots.toml:2")
+        meta = _live_embed(then, pin)
+        with pytest.raises(UserError, match=r"snapshots.toml:2: the chart's .csv file .* is not a file of a page"):
+            _chart_file(then, meta["chart"]["csv"], ".csv", pin)
+    write("servers/box", "c.csv")
+    (then / "servers" / "box" / "c.csv").write_text("a,b\n")
+    assert _chart_file(then, _live_embed(then, pin)["chart"]["csv"], ".csv", pin) == then / "servers" / "box" / "c.csv"

@@ -38,12 +38,21 @@ def files_under(root: Path | str, skip: str | None = None, prefix: str = "") -> 
         return
     folders = []
     for e in entries:
-        if e.is_file():  # a link to a file too, not a dangling one
+        if _is(e.is_file):  # a link to a file too, not a dangling one
             yield prefix + e.name, e.path
-        elif e.is_dir(follow_symlinks=False) and e.name != "__pycache__" and e.name != skip:
+        elif _is(e.is_dir, follow_symlinks=False) and e.name != "__pycache__" and e.name != skip:
             folders.append(e)
     for e in folders:
         yield from files_under(e.path, None, prefix + e.name + "/")
+
+
+def _is(test, **kwargs) -> bool:
+    """A DirEntry's is_file or is_dir, False where it cannot tell (a loop of links: ELOOP), as
+    Path.is_file says: validation reports such a file at its path, with how to fix it."""
+    try:
+        return test(**kwargs)
+    except OSError:
+        return False
 
 
 def hash_tree(h, label: str, root: Path, skip: str | None = None) -> None:

@@ -66,15 +66,16 @@ def _copy_verbatim(src: Path, staging: Path, placer: Placer) -> None:
 
 
 def _copy_embeds(src: Path, staging: Path, placer: Placer) -> None:
-    """The embed pages (render/embeds.py) at their addresses below /embed/, never over a file Hugo
-    made. Placed as _copy_verbatim places: a kept unit's are the last site's files."""
+    """The embed pages (render/embeds.py) at their addresses below /embed/, never over a file
+    already there (a page Hugo made; another embed page at the same address). Placed as
+    _copy_verbatim places: a kept unit's are the last site's files."""
     for root, dirs, files in os.walk(src):
         dirs.sort()
         for name in sorted(files):
             dest = staging / published_as(Path(root, name).relative_to(src).as_posix())
             dest.parent.mkdir(parents=True, exist_ok=True)
             if dest.exists():
-                raise UserError(f"{dest.relative_to(staging)}: an embed page has the address of a page Hugo made")
+                raise UserError(f"{dest.relative_to(staging)}: an embed page has the address of another page")
             placer.place(os.path.join(root, name), dest)
 
 
@@ -85,7 +86,7 @@ CHART_FILES = (".vl.json", ".csv", ".svg", ".png")
 
 def _copy_chart_files(content: Path, staging: Path, placer: Placer) -> None:
     """Every chart file of the content tree at its path there. A file Hugo published as well
-    (a pinned embed's own copy) is the same file: kept; a contributed file of that name is
+    (a page's first chart image, its og:image: baseof.html) is the same file: kept; a contributed file of that name is
     refused, as _copy_verbatim refuses one over a page. Copies, as _copy_verbatim says why."""
     for root, dirs, files in os.walk(content):
         if root == str(content):  # published by _copy_verbatim and _copy_embeds

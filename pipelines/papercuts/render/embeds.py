@@ -20,6 +20,7 @@ and told a reader of a chart of 2025 that its data was of today.
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -67,12 +68,13 @@ def page_as_of(con, campaign: str | None = None, server: str | None = None) -> s
 
 @cache
 def site_settings() -> dict:
-    """What an embed page shows of the site (site/hugo.toml, which Hugo reads too): its title and
-    language, and where its root is: `path` for the site's own files (Hugo's relURL), `origin`
-    before a page's absolute path (absURL: empty for the root-relative baseURL "/")."""
+    """What an embed page shows of the site (site/hugo.toml, which Hugo reads too, and Hugo's
+    overrides of it in the environment, HUGO_BASEURL and HUGO_TITLE): its title and language,
+    and where its root is: `path` for the site's own files (Hugo's relURL), `origin` before a
+    page's absolute path (absURL: empty for the root-relative baseURL "/")."""
     config = tomllib.loads((PROJECT / "site" / "hugo.toml").read_text())
-    base = urlsplit(config.get("baseURL", "/"))
-    return {"title": config.get("title", ""), "locale": config.get("locale", "en"),
+    base = urlsplit(os.environ.get("HUGO_BASEURL") or config.get("baseURL", "/"))
+    return {"title": os.environ.get("HUGO_TITLE") or config.get("title", ""), "locale": config.get("locale", "en"),
             "origin": f"{base.scheme}://{base.netloc}" if base.scheme and base.netloc else "",
             "path": base.path.rstrip("/") + "/"}
 
@@ -84,7 +86,7 @@ def embed_html(meta: dict, as_of: str, pinned: dict | None = None) -> str:
     url = meta["source_url"]
     return render_template("embed.html.j2", site=site_settings(), title=meta["title"], caption=meta["caption"],
                            chart=chart, page=meta["page"], source_line=meta["source_line"],
-                           source_url=url if url.startswith(("https://", "http://")) else "",
+                           source_url=url if urlsplit(url).scheme.lower() in ("http", "https") else "",
                            as_of=as_of, pinned=bool(pinned), commit=(pinned or {}).get("commit", ""))
 
 

@@ -35,7 +35,7 @@ import duckdb
 
 from ..paths import EMBEDS, Paths
 from ..problems import UserError
-from .embeds import embed_html, embed_meta, page_path
+from .embeds import embed_html, embed_meta, page_path, site_settings
 from .frontmatter import split, write_json
 from .images import enabled as images_enabled
 
@@ -152,11 +152,13 @@ def render_pins(paths: Paths, out: Path) -> int:
         folder = out / EMBEDS / pin.page.strip("/") / name  # published at /embed/<page>/<name>/ (embeds.py)
         folder.mkdir(parents=True)
         # the chart's files: its page's, or those of the page it is shown from
-        shutil.copyfile(then / meta["chart"]["csv"].strip("/"), folder / "chart.csv")
-        spec = json.loads((then / meta["chart"]["spec"].strip("/")).read_text())
+        shutil.copyfile(_chart_file(then, meta["chart"]["csv"], ".csv", pin), folder / "chart.csv")
+        spec = json.loads(_chart_file(then, meta["chart"]["spec"], ".vl.json", pin).read_text())
         spec["data"]["url"] = "chart.csv"  # the spec reads the CSV beside it, renamed here
         write_json(folder / "chart.vl.json", spec)
-        url = f"/embed{pin.page}{name}/"  # the images stage draws chart.svg beside the spec
+        # the images stage draws chart.svg beside the spec; the path below the site's root, as
+        # Hugo's relURL (embeds.site_settings)
+        url = f"{site_settings()['path']}embed{pin.page}{name}/"
         (folder / "index.html").write_text(embed_html(meta, pin.date.isoformat(), pinned={
             "commit": commit, "spec": url + "chart.vl.json", "csv": url + "chart.csv",
             "svg": url + "chart.svg" if images_enabled() else ""}))
@@ -166,16 +168,32 @@ def render_pins(paths: Paths, out: Path) -> int:
 def _live_embed(tree: Path, pin: Pin) -> dict | None:
     """The live embed page's values (embeds.embed_meta) of the pinned chart in a content tree: its
     page's front matter has the chart. An embed's address is in lower case, its page's folder
-    keeps the case of its id (a server Dell99)."""
+    keeps the case of its id (a server Dell99). Only a page Papercuts wrote: not a folder of
+    contributed files (_verbatim/, where a campaign may hold an index.md whose front matter would
+    name any file as the chart's), and only JSON front matter, as frontmatter.page writes it."""
     folder = tree
-    for part in pin.page.strip("/").split("/"):
+    parts = pin.page.strip("/").split("/")
+    if parts[0].startswith(("_", ".")):
+        return None
+    for part in parts:
         found = sorted(p for p in folder.iterdir() if p.is_dir() and p.name.lower() == part.lower())
         if not found:
             return None
         folder = found[0]
     index = folder / "index.md"
-    if not index.is_file():
+    if not index.is_file() or not index.read_text().startswith("{"):
         return None
     meta, _ = split(index.read_text(), str(index))
     chart = next((c for c in meta.get("charts") or [] if str(c["id"]).lower() == pin.chart.lower()), None)
     return embed_meta(page_path(folder.relative_to(tree).as_posix()), meta, chart) if chart else None
+
+
+def _chart_file(tree: Path, url: str, suffix: str, pin: Pin) -> Path:
+    """A chart's file in the snapshot's content tree, from its address: a file of a page bundle
+    there, never outside the tree nor among the contributed files."""
+    root = tree.resolve()
+    path = (root / url.strip("/")).resolve()
+    if (not path.is_relative_to(root) or path.relative_to(root).parts[0].startswith(("_", "."))
+            or not path.name.endswith(suffix) or not path.is_file()):
+        raise UserError(f"{pin.where}: the chart's {suffix} file {url!r} is not a file of a page of the site")
+    return path
