@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help site check test serve bench vendor browser lint clean calibrate mutate golden
+.PHONY: help site check test serve bench vendor browser bytecode lint clean calibrate mutate golden
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -20,7 +20,13 @@ $(STAMP): pyproject.toml requirements.lock
 vendor: $(STAMP) ## fetch the pinned Vega bundles (npm) and check their SHA-256
 	$(BIN)/papercuts vendor
 
-site: vendor ## build the site from data/ into public/
+# Papercuts' own modules compiled once, where Python caches them: with PYTHONDONTWRITEBYTECODE
+# set (as on CI machines) every build compiled them again: importing them took 0.70-0.76 s, 0.52-0.61 s so.
+# Up to date, this takes 0.05 s; a module edited since is compiled again by Python in memory.
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q pipelines/papercuts
+
+site: vendor bytecode ## build the site from data/ into public/
 	$(BIN)/papercuts build
 
 check: $(STAMP) ## validate data/ and print every problem
@@ -29,7 +35,7 @@ check: $(STAMP) ## validate data/ and print every problem
 browser: ## install Chromium for the browser tests when missing
 	@bash site/install-chromium.sh
 
-test: vendor browser ## run every test (unit, golden, site build, browser)
+test: vendor browser bytecode ## run every test (unit, golden, site build, browser)
 	$(BIN)/pytest
 
 lint: $(STAMP) ## ruff on the Python code (also part of make test)
@@ -41,7 +47,7 @@ serve: site ## serve public/ on http://127.0.0.1:1313/ with the production heade
 calibrate: $(STAMP) ## measure this machine (ut_delay, PAUSE, PRNG) into data/calibrations/; SERVER=id
 	$(BIN)/papercuts calibrate $(if $(SERVER),--server $(SERVER))
 
-bench: vendor browser ## time each build stage, the explorer in Chromium and change-point detection; SCALE=1|10|100: the whole build at scale
+bench: vendor browser bytecode ## time each build stage, the explorer in Chromium and change-point detection; SCALE=1|10|100: the whole build at scale
 	$(BIN)/papercuts bench $(if $(SCALE),--scale $(SCALE))
 
 golden: $(STAMP) ## accept reviewed golden-file changes (the -changed copies a test run wrote)
