@@ -86,7 +86,8 @@ def test_an_embed_page_escapes_every_value_and_links_only_http_sources():
     chart = {"id": "c1", "title": '"><img src=x onerror=alert(1)>', "caption": "<script>alert(2)</script>",
              "rows": 1, "spec": "a.vl.json", "csv": "a.csv", "svg": "a.svg", "png": ""}
     for url, linked in (("javascript:alert(3)", False), ("https://example.org/post?a=1&b=2", True),
-                        ("HTTPS://example.org/post?a=1&b=2", True)):
+                        ("HTTPS://example.org/post?a=1&b=2", True),
+                        ("https://[v6].example.org/post", True)):  # validation takes it; urlsplit raises
         meta = embed_meta("/servers/x/", {"title": "x", "source": {"title": "<i>src</i>", "url": url}}, chart)
         page = embed_html(meta, "2026-01-01")
         assert "<img src=x" not in page and "<script>alert" not in page and "<i>" not in page

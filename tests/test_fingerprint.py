@@ -4,7 +4,8 @@ from __future__ import annotations
 import hashlib
 import os
 
-from papercuts.fingerprint import files_under, hash_tree
+from papercuts.fingerprint import files_under, hash_tree, inputs_digest
+from papercuts.paths import Paths
 
 
 def tree(root):
@@ -44,3 +45,14 @@ def test_a_files_bytes_its_name_and_its_place_change_the_hash(tmp_path):
     assert second != first
     (tmp_path / "a" / "z.txt").rename(tmp_path / "a" / "y.txt")
     assert digest() not in (first, second)
+
+
+def test_hugos_settings_in_the_environment_are_inputs_of_a_build(tmp_path, monkeypatch):
+    """Hugo reads HUGO_BASEURL and the like from the environment, and so do the embed pages: a
+    build with another base address is not "nothing changed"."""
+    paths = Paths.make(data=tmp_path / "data", out=tmp_path / "public")
+    (tmp_path / "data").mkdir()
+    monkeypatch.delenv("HUGO_BASEURL", raising=False)
+    plain = inputs_digest(paths)
+    monkeypatch.setenv("HUGO_BASEURL", "https://example.org/papercuts/")
+    assert inputs_digest(paths) != plain

@@ -89,6 +89,15 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     assert (shown_from / spec["data"]["url"]).read_bytes() != data  # the live chart moved
 
 
+def test_a_chart_pinned_twice_to_one_date_is_refused_at_its_line(repo, tmp_path):
+    pin = f'[[pin]]\nembed = "/{LIVE}/"\ndate = 2026-01-05\n'
+    (repo / "content" / "snapshots.toml").write_text(pin + pin)
+    paths = Paths.make(data=repo / "data", build=tmp_path / "build", out=tmp_path / "public",
+                       content=repo / "content")
+    with pytest.raises(UserError, match=r"snapshots.toml:\d+: .* is pinned to 2026-01-05 twice; remove one"):
+        build(paths)
+
+
 def test_a_pin_before_any_data_is_refused_at_its_line(repo, tmp_path):
     (repo / "content" / "snapshots.toml").write_text(f'# pins\n[[pin]]\nembed = "/{LIVE}/"\ndate = 2025-12-01\n')
     paths = Paths.make(data=repo / "data", build=tmp_path / "build", out=tmp_path / "public",
@@ -129,6 +138,12 @@ def test_a_pin_reads_only_pages_papercuts_wrote_and_their_files(tmp_path):
         meta = _live_embed(then, pin)
         with pytest.raises(UserError, match=r"snapshots.toml:2: the chart's .csv file .* is not a file of a page"):
             _chart_file(then, meta["chart"]["csv"], ".csv", pin)
+    # a calibration's own files are published beside its page, but are no chart's
+    write("calibration", "files/cal/raw.csv")
+    (then / "calibration" / "files" / "cal").mkdir(parents=True)
+    (then / "calibration" / "files" / "cal" / "raw.csv").write_text("a,b\n")
+    with pytest.raises(UserError, match="is not a file of a page"):
+        _chart_file(then, "/calibration/files/cal/raw.csv", ".csv", pin)
     write("servers/box", "c.csv")
     (then / "servers" / "box" / "c.csv").write_text("a,b\n")
     assert _chart_file(then, _live_embed(then, pin)["chart"]["csv"], ".csv", pin) == then / "servers" / "box" / "c.csv"

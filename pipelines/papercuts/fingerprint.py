@@ -80,6 +80,8 @@ def inputs_digest(paths: Paths) -> str:
     for label, root in roots.items():
         hash_tree(h, label, root)
     h.update(f"public {paths.public}\0images {os.environ.get('PAPERCUTS_IMAGES', '1')}\0".encode())
+    # Hugo reads its settings from the environment too (HUGO_BASEURL, ...), and so do the embed pages
+    h.update(repr(sorted((k, v) for k, v in os.environ.items() if k.upper().startswith("HUGO"))).encode())
     pins = paths.content / "snapshots.toml"
     if pins.is_file() and "[[pin]]" in pins.read_text(encoding="utf-8", errors="replace"):
         head = subprocess.run(["git", "-C", str(paths.data), "rev-parse", "HEAD"], capture_output=True, text=True)

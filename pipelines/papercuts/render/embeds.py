@@ -21,6 +21,7 @@ and told a reader of a chart of 2025 that its data was of today.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -31,6 +32,7 @@ from ..paths import EMBEDS, PROJECT
 from ..problems import UserError
 from .jinja import render_template
 
+_HTTP = re.compile(r"https?://", re.IGNORECASE)  # not urlsplit: it raises on some links validation takes
 SUFFIX = ".embed.html"  # _embeds/<page path>/<chart id>.embed.html: published at embed/<page path>/<chart id>/
 
 
@@ -73,7 +75,11 @@ def site_settings() -> dict:
     and where its root is: `path` for the site's own files (Hugo's relURL), `origin` before a
     page's absolute path (absURL: empty for the root-relative baseURL "/")."""
     config = tomllib.loads((PROJECT / "site" / "hugo.toml").read_text())
-    base = urlsplit(os.environ.get("HUGO_BASEURL") or config.get("baseURL", "/"))
+    url = os.environ.get("HUGO_BASEURL") or config.get("baseURL", "/")
+    try:
+        base = urlsplit(url)
+    except ValueError:
+        raise UserError(f"the site's baseURL {url!r} (HUGO_BASEURL or site/hugo.toml) is not a URL") from None
     return {"title": os.environ.get("HUGO_TITLE") or config.get("title", ""), "locale": config.get("locale", "en"),
             "origin": f"{base.scheme}://{base.netloc}" if base.scheme and base.netloc else "",
             "path": base.path.rstrip("/") + "/"}
@@ -86,7 +92,7 @@ def embed_html(meta: dict, as_of: str, pinned: dict | None = None) -> str:
     url = meta["source_url"]
     return render_template("embed.html.j2", site=site_settings(), title=meta["title"], caption=meta["caption"],
                            chart=chart, page=meta["page"], source_line=meta["source_line"],
-                           source_url=url if urlsplit(url).scheme.lower() in ("http", "https") else "",
+                           source_url=url if _HTTP.match(url) else "",
                            as_of=as_of, pinned=bool(pinned), commit=(pinned or {}).get("commit", ""))
 
 

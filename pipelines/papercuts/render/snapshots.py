@@ -150,6 +150,8 @@ def render_pins(paths: Paths, out: Path) -> int:
                             f"as of {pin.date} (commit {commit[:12]})")
         name = f"{pin.chart}@{pin.date.isoformat()}"
         folder = out / EMBEDS / pin.page.strip("/") / name  # published at /embed/<page>/<name>/ (embeds.py)
+        if folder.exists():
+            raise UserError(f"{pin.where}: {pin.chart} of {pin.page} is pinned to {pin.date} twice; remove one")
         folder.mkdir(parents=True)
         # the chart's files: its page's, or those of the page it is shown from
         shutil.copyfile(_chart_file(then, meta["chart"]["csv"], ".csv", pin), folder / "chart.csv")
@@ -189,11 +191,14 @@ def _live_embed(tree: Path, pin: Pin) -> dict | None:
 
 
 def _chart_file(tree: Path, url: str, suffix: str, pin: Pin) -> Path:
-    """A chart's file in the snapshot's content tree, from its address: a file of a page bundle
-    there, never outside the tree nor among the contributed files."""
+    """A chart's file in the snapshot's content tree, from its address: a file beside a page
+    Papercuts wrote (JSON front matter), never outside the tree nor among the contributed files
+    (_verbatim/, a calibration's files/)."""
     root = tree.resolve()
     path = (root / url.strip("/")).resolve()
-    if (not path.is_relative_to(root) or path.relative_to(root).parts[0].startswith(("_", "."))
-            or not path.name.endswith(suffix) or not path.is_file()):
+    index = path.parent / "index.md"
+    if (not path.is_relative_to(root) or any(p.startswith(("_", ".")) for p in path.relative_to(root).parts)
+            or not path.name.endswith(suffix) or not path.is_file()
+            or not index.is_file() or not index.read_text().startswith("{")):
         raise UserError(f"{pin.where}: the chart's {suffix} file {url!r} is not a file of a page of the site")
     return path
