@@ -21,9 +21,9 @@ vendor: $(STAMP) ## fetch the pinned Vega bundles (npm) and check their SHA-256
 	$(BIN)/papercuts vendor
 
 # Papercuts' own modules compiled once, where Python caches them: with PYTHONDONTWRITEBYTECODE
-# set (as on CI machines) every build compiled them again: importing them took 0.70-0.76 s, 0.52-0.61 s so.
-# Up to date, this takes 0.05 s; a module edited since is compiled again by Python in memory. As
-# wherever Python caches bytecode, a module rewritten to the same size within the second it was
+# set (as on CI machines) every build compiled them again (importing them: 0.70-0.76 s, 0.52-0.61 s
+# so). Up to date, this takes 0.06 s; a module edited since is compiled again by Python in memory.
+# As wherever Python caches bytecode, a module rewritten to the same size within the second it was
 # compiled is not seen (its .pyc holds the source's size and mtime in seconds).
 bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q pipelines/papercuts

@@ -131,6 +131,12 @@ def test_a_pin_reads_only_pages_papercuts_wrote_and_their_files(tmp_path):
     write("_verbatim/campaigns/2026-01-01-x", escape)
     contributed = Pin("/_verbatim/campaigns/2026-01-01-x/", "c", date(2026, 1, 1), "snapshots.toml:2")
     assert _live_embed(then, contributed) is None
+    # nor a page of another kind's front matter (YAML: hand-written, never a page Papercuts wrote)
+    (then / "servers" / "yaml").mkdir(parents=True)
+    (then / "servers" / "yaml" / "index.md").write_text(
+        f"---\ntitle: y\ncharts:\n- {{id: c, title: t, rows: 1, spec: c.vl.json, csv: {escape}, svg: '', png: ''}}"
+        "\n---\n")
+    assert _live_embed(then, Pin("/servers/yaml/", "c", date(2026, 1, 1), "snapshots.toml:2")) is None
     (then / "_verbatim" / "campaigns" / "2026-01-01-x" / "data.csv").write_text("a,b\n")
     for csv, source in ((escape, ""), ("data.csv", "/_verbatim/campaigns/2026-01-01-x/"), ("c.vl.json", "")):
         write("servers/box", csv, source)

@@ -93,7 +93,8 @@ def outputs_digest(paths: Paths) -> str:
     """What the last build left, as names, sizes and modification times (a stat, no reading): the
     site and the database. A file changed or removed since, by hand or by a crash, is seen."""
     h = hashlib.sha256()
-    for path in [*([str(paths.db)] if paths.db.is_file() else []), *(p for _, p in files_under(paths.public))]:
+    database = [str(paths.db)] if paths.db.is_file() else []
+    for path in [*database, *(path for _, path in files_under(paths.public))]:
         st = os.stat(path)
         h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()

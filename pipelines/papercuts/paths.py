@@ -9,8 +9,11 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[2]
 # Files of the content tree published byte for byte after Hugo, never read by Hugo as content.
 VERBATIM = "_verbatim"
-# The embed pages (render/embeds.py): HTML Papercuts writes, published under /embed/ after Hugo.
+# The embed pages (render/embeds.py): HTML Papercuts writes, published under /embed/ after Hugo,
+# each a leaf file _embeds/<page path>/<chart id>.embed.html (not a folder each in the content
+# tree) published at embed/<page path>/<chart id>/index.html (embed_published_as).
 EMBEDS = "_embeds"
+EMBED_SUFFIX = ".embed.html"
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,14 @@ def _rel(path: str, cwd: str) -> str:
         return str(Path(os.path.abspath(path)).relative_to(Path(cwd).resolve()))
     except ValueError:
         return os.path.normpath(path)
+
+
+def embed_published_as(rel: str) -> str:
+    """Where a file of the content tree's _embeds/ is published: an embed page at its address,
+    any other file (a pinned embed's spec and CSV, render/snapshots.py) at its path below /embed/."""
+    if rel.endswith(EMBED_SUFFIX):
+        return f"embed/{rel[:-len(EMBED_SUFFIX)]}/index.html"
+    return f"embed/{rel}"
 
 
 def server_url(server_id: str) -> str:

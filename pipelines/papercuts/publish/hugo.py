@@ -9,9 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..paths import EMBEDS, VERBATIM, Paths
+from ..paths import EMBEDS, VERBATIM, Paths, embed_published_as
 from ..problems import UserError
-from ..render.embeds import published_as
 from .placed import RECORD, Placer
 from .swap import replace_path
 from .trash import Trash
@@ -52,30 +51,26 @@ def _copy_verbatim(src: Path, staging: Path, placer: Placer) -> None:
     files are links to the page units the next build reuses (render/reuse.py), so a published file
     edited in place (an editor keeping links, a deploy step rewriting files) would change what
     later builds publish."""
-    if not src.is_dir():
-        return
-    for root, dirs, files in os.walk(src):
-        dirs.sort()
-        target = staging / Path(root).relative_to(src)
-        target.mkdir(exist_ok=True)
-        for name in sorted(files):
-            dest = target / name
-            if dest.exists():
-                raise UserError(f"{dest.relative_to(staging)}: a contributed file has the name of a page file")
-            placer.place(os.path.join(root, name), dest)
+    _place_tree(src, staging, placer, lambda rel: rel, "a contributed file has the name of a page file")
 
 
 def _copy_embeds(src: Path, staging: Path, placer: Placer) -> None:
     """The embed pages (render/embeds.py) at their addresses below /embed/, never over a file
     already there (a page Hugo made; another embed page at the same address). Placed as
     _copy_verbatim places: a kept unit's are the last site's files."""
+    _place_tree(src, staging, placer, embed_published_as, "an embed page has the address of another page")
+
+
+def _place_tree(src: Path, staging: Path, placer: Placer, published_as, clash: str) -> None:
+    """Each file under src at published_as(its path there) in the staging tree, refused (`clash`)
+    where a file is already."""
     for root, dirs, files in os.walk(src):
         dirs.sort()
         for name in sorted(files):
             dest = staging / published_as(Path(root, name).relative_to(src).as_posix())
             dest.parent.mkdir(parents=True, exist_ok=True)
             if dest.exists():
-                raise UserError(f"{dest.relative_to(staging)}: an embed page has the address of another page")
+                raise UserError(f"{dest.relative_to(staging)}: {clash}")
             placer.place(os.path.join(root, name), dest)
 
 
@@ -85,9 +80,10 @@ CHART_FILES = (".vl.json", ".csv", ".svg", ".png")
 
 
 def _copy_chart_files(content: Path, staging: Path, placer: Placer) -> None:
-    """Every chart file of the content tree at its path there. A file Hugo published as well
-    (a page's first chart image, its og:image: baseof.html) is the same file: kept; a contributed file of that name is
-    refused, as _copy_verbatim refuses one over a page. Copies, as _copy_verbatim says why."""
+    """Every chart file of the content tree at its path there. A file Hugo published as well (a
+    page's first chart image, its og:image: baseof.html) is the same file: kept; a contributed
+    file of that name is refused, as _copy_verbatim refuses one over a page. Copies, as
+    _copy_verbatim says why."""
     for root, dirs, files in os.walk(content):
         if root == str(content):  # published by _copy_verbatim and _copy_embeds
             dirs[:] = [d for d in dirs if d not in (VERBATIM, EMBEDS)]

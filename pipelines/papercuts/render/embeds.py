@@ -28,12 +28,11 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from ..db import query
-from ..paths import EMBEDS, PROJECT
+from ..paths import EMBED_SUFFIX, EMBEDS, PROJECT
 from ..problems import UserError
 from .jinja import render_template
 
 _HTTP = re.compile(r"https?://", re.IGNORECASE)  # not urlsplit: it raises on some links validation takes
-SUFFIX = ".embed.html"  # _embeds/<page path>/<chart id>.embed.html: published at embed/<page path>/<chart id>/
 
 
 def page_path(page_folder: str) -> str:
@@ -48,17 +47,9 @@ def embed_url(page: str, chart_id: str) -> str:
 
 def embed_file(root: Path, page: str, chart_id: str) -> Path:
     """The file of a chart's embed page in the content tree: `<chart id>.embed.html` beside its
-    page's other embeds (published as `<chart id>/index.html`, publish/hugo.py), not a folder
-    each: they would be half the content tree's folders, each created by every build."""
-    return root / EMBEDS / page.strip("/").lower() / f"{chart_id.lower()}{SUFFIX}"  # in lower case, as its URL
-
-
-def published_as(rel: str) -> str:
-    """Where a file of the content tree's _embeds/ is published: an embed page at its address,
-    any other file (a pinned embed's spec and CSV, render/snapshots.py) at its path below /embed/."""
-    if rel.endswith(SUFFIX):
-        return f"embed/{rel[:-len(SUFFIX)]}/index.html"
-    return f"embed/{rel}"
+    page's other embeds (paths.embed_published_as), not a folder each: they would be half the
+    content tree's folders, each created by every build."""
+    return root / EMBEDS / page.strip("/").lower() / f"{chart_id.lower()}{EMBED_SUFFIX}"  # in lower case, as its URL
 
 
 def page_as_of(con, campaign: str | None = None, server: str | None = None) -> str:

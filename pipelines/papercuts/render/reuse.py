@@ -128,11 +128,7 @@ def _place(src: Path, dest: Path) -> None:
             source, out = os.path.join(root, name), os.path.join(target, name)
             try:
                 os.link(source, out)
-                continue
-            except FileExistsError:
-                pass
-            except OSError:
-                if not os.path.lexists(out):
-                    shutil.copyfile(source, out)
-                    continue
-            raise RuntimeError(f"two page units wrote {out}")
+            except OSError as e:  # another file system: copied, but never over a file there
+                if isinstance(e, FileExistsError) or os.path.lexists(out):
+                    raise RuntimeError(f"two page units wrote {out}") from None
+                shutil.copyfile(source, out)

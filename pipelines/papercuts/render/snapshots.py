@@ -170,23 +170,16 @@ def render_pins(paths: Paths, out: Path) -> int:
 def _live_embed(tree: Path, pin: Pin) -> dict | None:
     """The live embed page's values (embeds.embed_meta) of the pinned chart in a content tree: its
     page's front matter has the chart. An embed's address is in lower case, its page's folder
-    keeps the case of its id (a server Dell99). Only a page Papercuts wrote: not a folder of
-    contributed files (_verbatim/, where a campaign may hold an index.md whose front matter would
-    name any file as the chart's), and only JSON front matter, as frontmatter.page writes it."""
+    keeps the case of its id (a server Dell99). Only a page Papercuts wrote (_generated_page): a
+    campaign's contributed index.md could name any file as the chart's."""
     folder = tree
-    parts = pin.page.strip("/").split("/")
-    if parts[0].startswith(("_", ".")):
-        return None
-    for part in parts:
+    for part in pin.page.strip("/").split("/"):
         found = sorted(p for p in folder.iterdir() if p.is_dir() and p.name.lower() == part.lower())
         if not found:
             return None
         folder = found[0]
-    index = folder / "index.md"
-    if not index.is_file() or not index.read_text().startswith("{"):
-        return None
-    meta, _ = split(index.read_text(), str(index))
-    chart = next((c for c in meta.get("charts") or [] if str(c["id"]).lower() == pin.chart.lower()), None)
+    meta = _generated_page(tree, folder)
+    chart = next((c for c in (meta or {}).get("charts") or [] if str(c["id"]).lower() == pin.chart.lower()), None)
     return embed_meta(page_path(folder.relative_to(tree).as_posix()), meta, chart) if chart else None
 
 
@@ -196,9 +189,17 @@ def _chart_file(tree: Path, url: str, suffix: str, pin: Pin) -> Path:
     (_verbatim/, a calibration's files/)."""
     root = tree.resolve()
     path = (root / url.strip("/")).resolve()
-    index = path.parent / "index.md"
-    if (not path.is_relative_to(root) or any(p.startswith(("_", ".")) for p in path.relative_to(root).parts)
-            or not path.name.endswith(suffix) or not path.is_file()
-            or not index.is_file() or not index.read_text().startswith("{")):
+    if not (path.name.endswith(suffix) and path.is_file() and _generated_page(root, path.parent) is not None):
         raise UserError(f"{pin.where}: the chart's {suffix} file {url!r} is not a file of a page of the site")
     return path
+
+
+def _generated_page(tree: Path, folder: Path) -> dict | None:
+    """The front matter of the page Papercuts wrote in `folder` of the content tree (JSON, as
+    frontmatter.page writes it), or None: a folder outside the tree, or below one whose name
+    begins with '_' or '.' (_verbatim/: contributed files, which may hold an index.md)."""
+    if not folder.is_relative_to(tree) or any(p.startswith(("_", ".")) for p in folder.relative_to(tree).parts):
+        return None
+    index = folder / "index.md"
+    text = index.read_text() if index.is_file() else ""
+    return split(text, str(index))[0] if text.startswith("{") else None
