@@ -236,7 +236,9 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
             timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
         trash.empty()  # the old content tree, while Hugo runs
         with timings.stage("hugo", "the pinned Hugo writes the site"):
-            run_hugo(paths, trash=trash)
+            kept = run_hugo(paths, trash=trash)
+        if timings.say and kept:
+            timings.say(f"    {kept} page(s) of unchanged units taken from the last site, not rendered again")
     except BaseException:
         for leftover in (db_tmp, wal, paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):
             remove(leftover)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..paths import EMBEDS, VERBATIM, Paths, embed_published_as
 from ..problems import UserError
+from .kept_pages import KeptPages
 from .placed import RECORD, Placer
 from .swap import replace_path
 from .trash import Trash
@@ -24,24 +25,34 @@ def hugo_binary() -> str:
     return os.path.join(os.path.dirname(hugo.cli.__file__), "binaries", "hugo")
 
 
-def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = None) -> None:
-    """Publish the content tree (`content`, else the build's); the old site goes to `trash`, if given."""
+# Hugo's options but where it reads and writes; with the rest of its inputs, they decide which pages
+# of the last site are this build's too (publish/kept_pages.py).
+OPTIONS = ["--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning", "--noBuildLock"]
+
+
+def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = None) -> int:
+    """Publish the content tree (`content`, else the build's); the old site goes to `trash`, if given.
+    Returns how many pages were the last site's (kept_pages.py), not rendered again."""
     check_bundles(paths)
     staging = paths.staging
     staging.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content or paths.generated),
-           "--destination", str(staging), "--cleanDestinationDir", "--logLevel", "warn", "--panicOnWarning",
-           "--noBuildLock"]
+    content = content or paths.generated
+    kept = KeptPages(paths, content, staging, OPTIONS)
+    cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content), "--destination", str(staging),
+           *OPTIONS, *kept.options()]
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HUGO_ENVIRONMENT": "production"})
     if proc.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
         raise UserError("hugo failed:\n" + "\n".join(hugo_errors(proc.stdout + "\n" + proc.stderr)))
+    kept.take()
     placer = Placer(paths.build / RECORD, paths.public, staging)
-    _copy_verbatim((content or paths.generated) / VERBATIM, staging, placer)
-    _copy_embeds((content or paths.generated) / EMBEDS, staging, placer)
-    _copy_chart_files(content or paths.generated, staging, placer)
+    _copy_verbatim(content / VERBATIM, staging, placer)
+    _copy_embeds(content / EMBEDS, staging, placer)
+    _copy_chart_files(content, staging, placer)
     placer.save()
+    kept.save()
     replace_path(staging, paths.public, trash)
+    return len(kept.skip)
 
 
 def _copy_verbatim(src: Path, staging: Path, placer: Placer) -> None:

@@ -1,0 +1,101 @@
+"""Pages of unchanged units are the last site's HTML, not rendered by Hugo again
+(publish/kept_pages.py), and only while every other input of Hugo is unchanged too."""
+from __future__ import annotations
+
+import shutil
+
+from papercuts.build import Timings, build
+from papercuts.paths import PROJECT, Paths
+from papercuts.publish.hugo import OPTIONS
+from papercuts.publish.kept_pages import KeptPages
+
+ELSEWHERE = "campaigns/2014-04-16-itc-vs-threads/index.html"  # a campaign on another server than dell32
+SERVER = "servers/dell32/index.html"
+
+
+def _add_campaign(data, name: str, date: str, faster: float) -> None:
+    """A campaign on dell32 of variants the site has: the 2024 one measured again, faster."""
+    old, new = data / "campaigns" / "2024-10-23-busy-wait-dell32", data / "campaigns" / name
+    new.mkdir()
+    header, *rows = (old / "relative.csv").read_text().splitlines()
+    values = [f"{key},{float(value) * faster:.2f}" for key, value in (r.rsplit(",", 1) for r in rows)]
+    (new / "relative.csv").write_text("\n".join([header, *values]) + "\n")
+    (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
+                                                                                   f"date = {date}"))
+
+
+def test_a_kept_units_pages_are_linked_from_the_last_site_unless_edited_there_or_the_layouts_change(
+        data_copy, tmp_path):
+    project = tmp_path / "project"  # layouts of its own, to change
+    for part in ("site", "layouts"):
+        shutil.copytree(PROJECT / part, project / part)
+    (project / "data").mkdir()
+    shutil.copyfile(PROJECT / "data" / "README.md", project / "data" / "README.md")  # the contract page
+    paths = Paths(data=data_copy, public=tmp_path / "public", build=tmp_path / "build", project=project,
+                  content_root=PROJECT / "content")
+    build(paths)
+    elsewhere, server = paths.public / ELSEWHERE, paths.public / SERVER
+    first = {p: (p.stat().st_ino, p.read_bytes()) for p in (elsewhere, server)}
+
+    # A new campaign on dell32: the other server's campaign page is the last site's very file; the
+    # server page it reaches is rendered again, and shows it.
+    _add_campaign(data_copy, "2026-11-01-busy-wait-dell32-again", "2026-11-01", 1.01)
+    said: list[str] = []
+    build(paths, Timings(say=said.append))
+    assert elsewhere.stat().st_ino == first[elsewhere][0]
+    assert server.stat().st_ino != first[server][0] and "2026-11-01-busy-wait-dell32-again" in server.read_text()
+    assert any("taken from the last site, not rendered again" in line for line in said), said
+
+    # Edited by hand in the site: rendered again at the next build, as Hugo writes it.
+    elsewhere.write_bytes(first[elsewhere][1] + b"<!-- edited -->")
+    _add_campaign(data_copy, "2026-11-02-busy-wait-dell32-again", "2026-11-02", 1.02)
+    build(paths)
+    assert elsewhere.read_bytes() == first[elsewhere][1]
+
+    # A layout changed: no unit's content changes, yet every page shows it.
+    layout = project / "layouts" / "campaigns" / "page.html"
+    text = layout.read_text()
+    assert '<article class="campaign">' in text
+    layout.write_text(text.replace('<article class="campaign">', '<article class="campaign" data-layout="2">', 1))
+    said.clear()
+    build(paths, Timings(say=said.append))
+    assert 'data-layout="2"' in elsewhere.read_text()
+    assert not any("taken from the last site" in line for line in said), said
+
+
+def test_a_page_is_skipped_only_when_its_bundle_its_html_and_hugos_inputs_are_the_last_builds(tmp_path):
+    """The decision alone, on a content tree and a site written by hand (Hugo's part is above)."""
+    project, content = tmp_path / "project", tmp_path / "content"
+    for folder in (project / "site", project / "layouts"):
+        folder.mkdir(parents=True)
+    pages = ("servers/Ab", "servers/ab", "servers/cd", "campaigns/x y")
+    for page in pages:
+        (content / page).mkdir(parents=True)
+        (content / page / "index.md").write_text(page)
+    paths = Paths(data=tmp_path / "data", public=tmp_path / "public", build=tmp_path / "build", project=project)
+    paths.build.mkdir()
+
+    def publish() -> KeptPages:
+        staging = tmp_path / "staging"
+        kept = KeptPages(paths, content, staging, OPTIONS)
+        for page in pages:  # what Hugo would write: every page not skipped
+            if page not in kept.skip:
+                (staging / page).mkdir(parents=True)
+                (staging / page / "index.html").write_text(f"<p>{page}</p>")
+        kept.take()
+        kept.save()
+        shutil.rmtree(paths.public, ignore_errors=True)
+        staging.rename(paths.public)
+        return kept
+
+    assert publish().skip == {}  # nothing recorded yet
+    # cd is skipped; Ab and ab differ only in case (Hugo would match both), 'x y' is no plain glob
+    assert set(publish().skip) == {"servers/cd"}
+    assert (paths.public / "servers/cd/index.html").read_text() == "<p>servers/cd</p>"  # linked
+    (content / "servers/cd/index.md").write_text("changed")  # its bundle changed
+    assert publish().skip == {}
+    (paths.public / "servers/cd/index.html").write_text("edited")  # its HTML edited in the site
+    assert publish().skip == {}
+    assert set(publish().skip) == {"servers/cd"}
+    (project / "layouts" / "single.html").write_text("{{ .Title }}")  # a layout added
+    assert publish().skip == {}
