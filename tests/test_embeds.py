@@ -5,9 +5,12 @@ import html
 import re
 import shutil
 
+import duckdb
+
 from papercuts.build import build
+from papercuts.db import query
 from papercuts.paths import PROJECT, Paths
-from papercuts.render.embeds import embed_html, embed_meta
+from papercuts.render.embeds import embed_html, embed_meta, page_as_of
 
 
 def figures(site):
@@ -95,3 +98,27 @@ def test_an_embed_page_escapes_every_value_and_links_only_http_sources():
         assert ("javascript:" in page) is False
         assert (f'<a href="{url.replace("&", "&amp;")}"' in page) is linked
         assert "Source: &lt;i&gt;src&lt;/i&gt;" in page
+
+
+def test_a_pages_data_date_is_the_newest_of_what_it_draws(site):
+    """as_of.sql, every page's date in one query, against the pairs a server's pages show
+    (campaign_server_pairs) and the calibrations, read apart: a campaign's page has its own date,
+    a server's the newest of its campaigns' and calibrations', any other page the site's."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    try:
+        date = {c: str(d) for c, d in con.execute("SELECT id, date FROM campaigns").fetchall()}
+        newest: dict[str, str] = {}
+        for campaign, server in con.execute(query("campaign_server_pairs")).fetchall():
+            newest[server] = max(newest.get(server, ""), date[campaign])
+        calibrated = con.execute("SELECT server, date FROM calibrations").fetchall()
+        for server, day in calibrated:
+            newest[server] = max(newest.get(server, ""), str(day))
+        site_wide = max([*date.values(), *(str(d) for _, d in calibrated)])
+        servers = [s for (s,) in con.execute("SELECT id FROM servers").fetchall()]
+        assert all(page_as_of(con, campaign=c) == d for c, d in date.items())
+        assert {s: page_as_of(con, server=s) for s in servers} == {s: newest.get(s, "") for s in servers}
+        assert page_as_of(con) == site_wide
+        # the shipped data tells them apart: a server whose newest data is older than the site's
+        assert any(newest.get(s, site_wide) < site_wide for s in servers)
+    finally:
+        con.close()

@@ -1,0 +1,22 @@
+-- "Data as of" on a page's embeds (render/embeds.py), for every page in one query: the newest date
+-- of the data the page draws. A campaign's page: its campaign's date ('campaign', its id). A
+-- server's pages: the newest of its campaigns' (every campaign with a row on it, as
+-- campaign_server_pairs) and its calibrations' ('server', its id). Any other page (an
+-- investigation, the calibration page): the newest of the whole site ('site', '').
+WITH pairs AS (
+    SELECT DISTINCT campaign, server FROM (
+        SELECT campaign, server FROM results
+        UNION ALL SELECT campaign, server FROM relative
+        UNION ALL SELECT campaign, server FROM summaries
+        UNION ALL SELECT campaign, server FROM counters
+        UNION ALL SELECT campaign, server FROM profiles
+        UNION ALL SELECT campaign, server FROM observations
+        UNION ALL SELECT id, server FROM campaigns)
+), dated AS (
+    SELECT p.server, c.date FROM pairs p JOIN campaigns c ON c.id = p.campaign
+    UNION ALL SELECT server, date FROM calibrations
+)
+SELECT 'server' AS kind, server AS key, max(date)::VARCHAR AS as_of FROM dated WHERE server IS NOT NULL GROUP BY server
+UNION ALL SELECT 'campaign', id, date::VARCHAR FROM campaigns
+UNION ALL SELECT 'site', '', coalesce(greatest(c, k), c, k)::VARCHAR
+FROM (SELECT (SELECT max(date) FROM campaigns) AS c, (SELECT max(date) FROM calibrations) AS k);
