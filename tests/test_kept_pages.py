@@ -2,12 +2,16 @@
 (publish/kept_pages.py), and only while every other input of Hugo is unchanged too."""
 from __future__ import annotations
 
+import json
 import shutil
+
+import pytest
 
 from papercuts.build import Timings, build
 from papercuts.paths import PROJECT, Paths
+from papercuts.problems import UserError
 from papercuts.publish.hugo import OPTIONS
-from papercuts.publish.kept_pages import KeptPages
+from papercuts.publish.kept_pages import RECORD, KeptPages
 
 ELSEWHERE = "campaigns/2014-04-16-itc-vs-threads/index.html"  # a campaign on another server than dell32
 SERVER = "servers/dell32/index.html"
@@ -46,9 +50,14 @@ def test_a_kept_units_pages_are_linked_from_the_last_site_unless_edited_there_or
     assert server.stat().st_ino != first[server][0] and "2026-11-01-busy-wait-dell32-again" in server.read_text()
     assert any("taken from the last site, not rendered again" in line for line in said), said
 
+    # and at the next build again (a page taken is recorded as one Hugo wrote)
+    _add_campaign(data_copy, "2026-11-02-busy-wait-dell32-again", "2026-11-02", 1.02)
+    build(paths)
+    assert elsewhere.stat().st_ino == first[elsewhere][0]
+
     # Edited by hand in the site: rendered again at the next build, as Hugo writes it.
     elsewhere.write_bytes(first[elsewhere][1] + b"<!-- edited -->")
-    _add_campaign(data_copy, "2026-11-02-busy-wait-dell32-again", "2026-11-02", 1.02)
+    _add_campaign(data_copy, "2026-11-03-busy-wait-dell32-again", "2026-11-03", 1.03)
     build(paths)
     assert elsewhere.read_bytes() == first[elsewhere][1]
 
@@ -63,7 +72,8 @@ def test_a_kept_units_pages_are_linked_from_the_last_site_unless_edited_there_or
     assert not any("taken from the last site" in line for line in said), said
 
 
-def test_a_page_is_skipped_only_when_its_bundle_its_html_and_hugos_inputs_are_the_last_builds(tmp_path):
+def test_a_page_is_skipped_only_when_its_bundle_its_html_and_hugos_inputs_are_the_last_builds(
+        tmp_path, monkeypatch):
     """The decision alone, on a content tree and a site written by hand (Hugo's part is above)."""
     project, content = tmp_path / "project", tmp_path / "content"
     for folder in (project / "site", project / "layouts"):
@@ -74,28 +84,48 @@ def test_a_page_is_skipped_only_when_its_bundle_its_html_and_hugos_inputs_are_th
         (content / page / "index.md").write_text(page)
     paths = Paths(data=tmp_path / "data", public=tmp_path / "public", build=tmp_path / "build", project=project)
     paths.build.mkdir()
+    cd = paths.public / "servers/cd/index.html"
 
-    def publish() -> KeptPages:
+    def publish(meanwhile=None) -> set[str]:
         staging = tmp_path / "staging"
+        shutil.rmtree(staging, ignore_errors=True)
         kept = KeptPages(paths, content, staging, OPTIONS)
         for page in pages:  # what Hugo would write: every page not skipped
             if page not in kept.skip:
                 (staging / page).mkdir(parents=True)
                 (staging / page / "index.html").write_text(f"<p>{page}</p>")
+        if meanwhile:
+            meanwhile()
         kept.take()
         kept.save()
         shutil.rmtree(paths.public, ignore_errors=True)
         staging.rename(paths.public)
-        return kept
+        return set(kept.skip)
 
-    assert publish().skip == {}  # nothing recorded yet
+    assert publish() == set()  # nothing recorded yet
     # cd is skipped; Ab and ab differ only in case (Hugo would match both), 'x y' is no plain glob
-    assert set(publish().skip) == {"servers/cd"}
-    assert (paths.public / "servers/cd/index.html").read_text() == "<p>servers/cd</p>"  # linked
+    assert publish() == {"servers/cd"}
+    inode = cd.stat().st_ino
+    assert publish() == {"servers/cd"}  # and again: a page taken is recorded as one rendered
+    assert cd.stat().st_ino == inode and cd.read_text() == "<p>servers/cd</p>"  # the last site's, linked
     (content / "servers/cd/index.md").write_text("changed")  # its bundle changed
-    assert publish().skip == {}
-    (paths.public / "servers/cd/index.html").write_text("edited")  # its HTML edited in the site
-    assert publish().skip == {}
-    assert set(publish().skip) == {"servers/cd"}
-    (project / "layouts" / "single.html").write_text("{{ .Title }}")  # a layout added
-    assert publish().skip == {}
+    assert publish() == set()
+    cd.write_text("edited")  # its HTML edited in the site
+    assert publish() == set()
+    assert publish() == {"servers/cd"}
+    with pytest.raises(UserError, match="changed while this build ran"):  # edited while Hugo ran
+        publish(meanwhile=lambda: cd.write_text("edited again"))
+    assert publish() == set()
+    assert publish() == {"servers/cd"}
+    # Any other input of Hugo's changed: a layout, a file of the Hugo site, Hugo's environment.
+    for change in (lambda: (project / "layouts" / "single.html").write_text("{{ .Title }}"),
+                   lambda: (project / "site" / "hugo.toml").write_text('title = "Other"'),
+                   lambda: monkeypatch.setenv("HUGO_PARAMS_OTHER", "1")):
+        change()
+        assert publish() == set()
+        assert publish() == {"servers/cd"}
+    # A record of another shape (a crash, a hand edit, another version) is none.
+    for record in ("[]", '{"hugo": 1}', '{"hugo": "x", "pages": []}', json.dumps(
+            {"hugo": KeptPages(paths, content, tmp_path / "x", OPTIONS).digest, "pages": {"servers/cd": {}}})):
+        (paths.build / RECORD).write_text(record)
+        assert publish() == set()

@@ -1,6 +1,11 @@
 """Pages Hugo need not render again: a kept page unit's pages (render/reuse.py), whose HTML the last
 site already holds.
 
+This rests on one rule of the layouts: a leaf page (campaign, server, ladder) reads only its own
+bundle, the pages it shows charts from (`from`: chart-files.html) and the fixed section pages of
+the site header. A layout that lists other pages on a leaf page (.Parent.Pages, .NextInSection,
+related pages) would be stale on pages kept after those others change: it breaks the rule.
+
 A leaf page's HTML is made from its bundle's files (index.md, its charts' files), the pages it
 shows charts from (a server page, its campaigns': pages of its own unit's key), the layouts, the
 Hugo site (config, static files), Hugo itself and its settings in the environment. A kept unit's
@@ -24,9 +29,11 @@ from pathlib import Path
 
 from ..fingerprint import hash_tree, toolchain
 from ..paths import EMBEDS, VERBATIM, Paths
+from ..problems import UserError
 from .placed import _identity
 
 RECORD = "hugo-pages.json"
+FORMAT = "papercuts-hugo-pages 1"  # the record's layout: another is not read
 SEGMENT = "changed"
 # A page path a segment's glob matches as written: no glob or TOML syntax in it (ids are
 # [A-Za-z0-9_+-]; anything else is rendered as usual).
@@ -35,7 +42,7 @@ _PLAIN = re.compile(r"[A-Za-z0-9_+.-]+(/[A-Za-z0-9_+.-]+)*")
 
 def hugo_digest(paths: Paths, command: list[str]) -> str:
     """Everything but the content that Hugo's pages are made from."""
-    h = hashlib.sha256(toolchain())
+    h = hashlib.sha256(FORMAT.encode() + toolchain())
     hash_tree(h, "layouts", paths.project / "layouts")
     hash_tree(h, "site", paths.site)
     h.update(repr(sorted((k, v) for k, v in os.environ.items() if k.upper().startswith("HUGO"))).encode())
@@ -78,19 +85,28 @@ class KeptPages:
         self.config, self.segment_file = paths.site / "hugo.toml", paths.build / "hugo-segment.toml"
         self.digest = hugo_digest(paths, options)
         self.bundles = leaf_bundles(content)
-        try:
-            last = json.loads(self.record.read_text())
-        except (OSError, ValueError):
-            last = {}
-        pages = last.get("pages", {}) if last.get("hugo") == self.digest else {}
         # Hugo matches a segment's paths in any case: a page whose path differs from another's
         # only in case is always rendered (the other could be one that changed).
         cased = Counter(page.lower() for page in self.bundles)
         self.skip: dict[str, dict[str, list]] = {
-            page: was["outputs"] for page, was in pages.items()
+            page: was["outputs"] for page, was in self._last().items()
             if self.bundles.get(page) == was["bundle"] and _PLAIN.fullmatch(page) and cased[page.lower()] == 1
             and f"{page}/index.html" in was["outputs"] and self._intact(was["outputs"])}
         self.pages: dict[str, dict] = {}
+
+    def _last(self) -> dict[str, dict]:
+        """The last build's pages, when made with these inputs of Hugo's; nothing from a record
+        unreadable or of another shape (a crash, a hand edit)."""
+        try:
+            last = json.loads(self.record.read_text())
+            pages = last["pages"] if last["hugo"] == self.digest else {}
+            for was in pages.values():
+                if not isinstance(was["bundle"], str) or not all(
+                        isinstance(rel, str) and isinstance(ident, list) for rel, ident in was["outputs"].items()):
+                    return {}
+            return pages
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
 
     def _intact(self, outputs: dict[str, list]) -> bool:
         """The last site still has these files as the last build published them."""
@@ -115,15 +131,26 @@ class KeptPages:
         published: call it after Hugo, before Papercuts adds its own files. Returns the links made."""
         linked = 0
         for outputs in self.skip.values():
-            for rel in outputs:
+            for rel, ident in outputs.items():
                 dest = self.staging / rel
-                if not dest.exists():
-                    dest.parent.mkdir(parents=True, exist_ok=True)
+                if dest.exists():
+                    continue
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                source = self.public / rel
+                try:
                     try:
-                        os.link(self.public / rel, dest)
-                    except OSError:  # a file system without links
-                        shutil.copyfile(self.public / rel, dest)
-                    linked += 1
+                        os.link(source, dest)
+                    except OSError as e:
+                        if isinstance(e, FileNotFoundError):
+                            raise
+                        shutil.copyfile(source, dest)  # a file system without links
+                    same = _identity(os.stat(source)) == ident
+                except FileNotFoundError:
+                    same = False
+                if not same:  # intact before Hugo ran (__init__): changed since, by hand or another tool
+                    raise UserError(f"{source} changed while this build ran; build again (the site there "
+                                    "is as it was)")
+                linked += 1
         for page, bundle in self.bundles.items():
             top = self.staging / page
             if (top / "index.html").is_file():
