@@ -208,3 +208,42 @@ def test_an_embed_page_shows_contributed_titles_as_text(hostile_site):
     for html in texts:
         assert "<b onmouseover" not in html and "<script>alert" not in html and "javascript:" not in html
         assert html.count("<script") == 4  # the Vega bundles and charts.js, nothing else
+
+
+def test_the_regressions_tables_rows_keep_contributed_text_as_text():
+    """The rows Papercuts writes for the regressions page (Hugo includes them as they are): every
+    contributed value is text, in the cell or attribute it was put in, and a known regression links
+    only to a web page or the site's own."""
+    import html.parser
+
+    from papercuts.render.ladder_pages import changes_html
+
+    class Cells(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags, self.text, self.attrs = [], [], []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            self.attrs += attrs
+
+        def handle_data(self, data):
+            self.text.append(data)
+
+    base = {"id": "change-1", "change": "-5.0%", "direction": "regression", "url": "/ladders/evil-mysql-1/",
+            "between": "8.0.28 → 8.0.40", "span": "", "dbms": "MySQL", "threads": 1, "date": "2026-11-22",
+            "campaign": "2026-11-22-hostile", "pvalue": "0.001", "known": "", "known_url": "", "evidence": []}
+    for name in [*HOSTILE, CPU, TITLE]:
+        row = {**base, "series": name, "server": name, "group": name, "known": name,
+               "known_url": "https://bugs.example/1?a=1&b=2", "evidence": [{"text": name, "url": "/explore/?x=1"}]}
+        cells = Cells()
+        cells.feed(changes_html([row]))
+        assert cells.tags == ["tr", "td", "td", "a", "td", "td", "td", "td", "td", "code", "td", "td", "a", "td", "a"]
+        assert cells.text.count(name) == 4  # series, server, known and evidence: text
+        assert ("data-server", name) in cells.attrs and ("data-group", name) in cells.attrs
+        assert ("href", "https://bugs.example/1?a=1&b=2") in cells.attrs
+    for link in ("javascript:alert(7)", "//evil.example/", "data:text/html,<script>alert(8)</script>"):
+        cells = Cells()
+        cells.feed(changes_html([{**base, "series": "s", "server": "s", "group": "g", "known": "k",
+                                  "known_url": link}]))
+        assert ("href", link) not in cells.attrs and "k" in cells.text  # the label, no link
