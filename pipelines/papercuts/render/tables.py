@@ -97,16 +97,23 @@ _HTML = str.maketrans({"\0": "\ufffd", '"': "&#34;", "'": "&#39;", "&": "&amp;",
                        "<": "&lt;", ">": "&gt;"})
 
 
-def html(t: dict) -> str:
-    """A shown table (`shown`) as the page prints it: every label and cell escaped, never markup;
-    its classes checked by `shown`."""
-    escaped: dict[str, str] = {}
+def escaper():
+    """Text (or a number) as HTML text or a quoted attribute's value, never markup; each distinct
+    value escaped once."""
+    escaped: dict = {}
 
-    def esc(text: str) -> str:
+    def esc(text) -> str:
         out = escaped.get(text)
         if out is None:
             out = escaped[text] = str(text).translate(_HTML)
         return out
+    return esc
+
+
+def html(t: dict) -> str:
+    """A shown table (`shown`) as the page prints it: every label and cell escaped, never markup;
+    its classes checked by `shown`."""
+    esc = escaper()
 
     def td(c: dict) -> str:
         return f'<td class="{esc(c["class"])}">{esc(c["text"])}</td>' if c["class"] else f"<td>{esc(c['text'])}</td>"
