@@ -114,3 +114,11 @@ def test_a_table_prints_every_label_and_cell_as_text_escaped_as_hugo_escapes_it(
     assert p.cells == [*hostile[:3], hostile[3].replace("\0", "\ufffd"), hostile[4], hostile[0], hostile[1], "",
                        hostile[2]]
     assert [a for tag, a in p.tags if tag == "td"][2] == [("class", "num lt1 s2")]
+
+
+def test_the_escaper_gives_each_value_as_its_own_text():
+    """Each distinct text escaped once, never another equal value's text (1, 1.0 and True are equal
+    keys in Python), and never markup."""
+    esc = tables.escaper()
+    assert [esc(True), esc(1), esc(1.0), esc(0.0), esc(-0.0), esc(0)] == ["True", "1", "1.0", "0.0", "-0.0", "0"]
+    assert esc('<a href="x">+1</a>') == "&lt;a href=&#34;x&#34;&gt;&#43;1&lt;/a&gt;"

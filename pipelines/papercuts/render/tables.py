@@ -98,14 +98,15 @@ _HTML = str.maketrans({"\0": "\ufffd", '"': "&#34;", "'": "&#39;", "&": "&amp;",
 
 
 def escaper():
-    """Text (or a number) as HTML text or a quoted attribute's value, never markup; each distinct
-    value escaped once."""
-    escaped: dict = {}
+    """Text (or a number, as str gives it) as HTML text or a quoted attribute's value, never
+    markup; each distinct text escaped once (keyed by the text: 1, 1.0 and True are equal keys)."""
+    escaped: dict[str, str] = {}
 
-    def esc(text) -> str:
+    def esc(value) -> str:
+        text = str(value)
         out = escaped.get(text)
         if out is None:
-            out = escaped[text] = str(text).translate(_HTML)
+            out = escaped[text] = text.translate(_HTML)
         return out
     return esc
 
