@@ -74,3 +74,15 @@ def tree_digest(root: Path) -> str:
         if p.is_file():
             h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
+
+
+def campaign_again(data: Path, name: str, date: str, faster: float) -> None:
+    """A new campaign in a copy of the shipped data: dell32's 2024 busy-wait campaign measured again
+    on `date`, every published ratio times `faster` (variants the site has)."""
+    old, new = data / "campaigns" / "2024-10-23-busy-wait-dell32", data / "campaigns" / name
+    new.mkdir()
+    header, *rows = (old / "relative.csv").read_text().splitlines()
+    values = [f"{key},{float(value) * faster:.2f}" for key, value in (r.rsplit(",", 1) for r in rows)]
+    (new / "relative.csv").write_text("\n".join([header, *values]) + "\n")
+    (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
+                                                                                   f"date = {date}"))

@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from datadir import campaign_again
 from datadir import tree_digest as tree
 from papercuts.build import Timings, build
 from papercuts.paths import Paths
@@ -136,14 +137,7 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
         return tree(other.public)
 
     # A new campaign on dell32, of variants the site has: the 2024 one measured again, 1 % faster.
-    old = data_copy / "campaigns" / "2024-10-23-busy-wait-dell32"
-    new = data_copy / "campaigns" / "2026-11-01-busy-wait-dell32-again"
-    new.mkdir()
-    header, *rows = (old / "relative.csv").read_text().splitlines()
-    faster = [f"{key},{float(value) * 1.01:.2f}" for key, value in (r.rsplit(",", 1) for r in rows)]
-    (new / "relative.csv").write_text("\n".join([header, *faster]) + "\n")
-    (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
-                                                                                   "date = 2026-11-01"))
+    campaign_again(data_copy, "2026-11-01-busy-wait-dell32-again", "2026-11-01", 1.01)
     elsewhere = _placed(paths.public, "2014-04-16-itc-vs-threads")
     embeds = _embeds(paths.public, "2014-04-16-itc-vs-threads")
     said.clear()

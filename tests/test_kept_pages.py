@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from datadir import campaign_again
 from papercuts.build import Timings, build
 from papercuts.paths import PROJECT, Paths
 from papercuts.problems import UserError
@@ -15,17 +16,6 @@ from papercuts.publish.kept_pages import RECORD, KeptPages
 
 ELSEWHERE = "campaigns/2014-04-16-itc-vs-threads/index.html"  # a campaign on another server than dell32
 SERVER = "servers/dell32/index.html"
-
-
-def _add_campaign(data, name: str, date: str, faster: float) -> None:
-    """A campaign on dell32 of variants the site has: the 2024 one measured again, faster."""
-    old, new = data / "campaigns" / "2024-10-23-busy-wait-dell32", data / "campaigns" / name
-    new.mkdir()
-    header, *rows = (old / "relative.csv").read_text().splitlines()
-    values = [f"{key},{float(value) * faster:.2f}" for key, value in (r.rsplit(",", 1) for r in rows)]
-    (new / "relative.csv").write_text("\n".join([header, *values]) + "\n")
-    (new / "campaign.toml").write_text((old / "campaign.toml").read_text().replace("date = 2024-10-23",
-                                                                                   f"date = {date}"))
 
 
 def test_a_kept_units_pages_are_linked_from_the_last_site_unless_edited_there_or_the_layouts_change(
@@ -43,7 +33,7 @@ def test_a_kept_units_pages_are_linked_from_the_last_site_unless_edited_there_or
 
     # A new campaign on dell32: the other server's campaign page is the last site's very file; the
     # server page it reaches is rendered again, and shows it.
-    _add_campaign(data_copy, "2026-11-01-busy-wait-dell32-again", "2026-11-01", 1.01)
+    campaign_again(data_copy, "2026-11-01-busy-wait-dell32-again", "2026-11-01", 1.01)
     said: list[str] = []
     build(paths, Timings(say=said.append))
     assert elsewhere.stat().st_ino == first[elsewhere][0]
@@ -51,13 +41,13 @@ def test_a_kept_units_pages_are_linked_from_the_last_site_unless_edited_there_or
     assert any("taken from the last site, not rendered again" in line for line in said), said
 
     # and at the next build again (a page taken is recorded as one Hugo wrote)
-    _add_campaign(data_copy, "2026-11-02-busy-wait-dell32-again", "2026-11-02", 1.02)
+    campaign_again(data_copy, "2026-11-02-busy-wait-dell32-again", "2026-11-02", 1.02)
     build(paths)
     assert elsewhere.stat().st_ino == first[elsewhere][0]
 
     # Edited by hand in the site: rendered again at the next build, as Hugo writes it.
     elsewhere.write_bytes(first[elsewhere][1] + b"<!-- edited -->")
-    _add_campaign(data_copy, "2026-11-03-busy-wait-dell32-again", "2026-11-03", 1.03)
+    campaign_again(data_copy, "2026-11-03-busy-wait-dell32-again", "2026-11-03", 1.03)
     build(paths)
     assert elsewhere.read_bytes() == first[elsewhere][1]
 

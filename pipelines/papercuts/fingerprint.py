@@ -73,6 +73,11 @@ def toolchain() -> bytes:
     return "\0".join([f"python {sys.version}", *packages]).encode()
 
 
+def hugo_environment() -> bytes:
+    """Hugo's settings in the environment (HUGO_BASEURL, ...), which the embed pages read too."""
+    return repr(sorted((k, v) for k, v in os.environ.items() if k.upper().startswith("HUGO"))).encode()
+
+
 def inputs_digest(paths: Paths) -> str:
     h = hashlib.sha256(toolchain())
     roots = {"data": paths.data, "content": paths.content, "layouts": paths.project / "layouts",
@@ -80,8 +85,7 @@ def inputs_digest(paths: Paths) -> str:
     for label, root in roots.items():
         hash_tree(h, label, root)
     h.update(f"public {paths.public}\0images {os.environ.get('PAPERCUTS_IMAGES', '1')}\0".encode())
-    # Hugo reads its settings from the environment too (HUGO_BASEURL, ...), and so do the embed pages
-    h.update(repr(sorted((k, v) for k, v in os.environ.items() if k.upper().startswith("HUGO"))).encode())
+    h.update(hugo_environment())
     pins = paths.content / "snapshots.toml"
     if pins.is_file() and "[[pin]]" in pins.read_text(encoding="utf-8", errors="replace"):
         head = subprocess.run(["git", "-C", str(paths.data), "rev-parse", "HEAD"], capture_output=True, text=True)

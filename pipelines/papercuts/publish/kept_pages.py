@@ -27,10 +27,10 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from ..fingerprint import hash_tree, toolchain
+from ..fingerprint import files_under, hash_tree, hugo_environment, toolchain
 from ..paths import EMBEDS, VERBATIM, Paths
 from ..problems import UserError
-from .placed import _identity
+from .placed import identity
 
 RECORD = "hugo-pages.json"
 FORMAT = "papercuts-hugo-pages 1"  # the record's layout: another is not read
@@ -45,7 +45,7 @@ def hugo_digest(paths: Paths, command: list[str]) -> str:
     h = hashlib.sha256(FORMAT.encode() + toolchain())
     hash_tree(h, "layouts", paths.project / "layouts")
     hash_tree(h, "site", paths.site)
-    h.update(repr(sorted((k, v) for k, v in os.environ.items() if k.upper().startswith("HUGO"))).encode())
+    h.update(hugo_environment())
     h.update("\0".join(command).encode())
     return h.hexdigest()
 
@@ -61,18 +61,10 @@ def leaf_bundles(content: Path) -> dict[str, str]:
             continue
         dirs.clear()  # walked below as the bundle's own files
         h = hashlib.sha256()
-        for rel, path in _files(root):
-            h.update(json.dumps([rel, _identity(os.stat(path))]).encode())
+        for rel, path in files_under(root):
+            h.update(json.dumps([rel, identity(os.stat(path))]).encode())
         bundles[Path(root).relative_to(content).as_posix()] = h.hexdigest()
     return bundles
-
-
-def _files(top: str):
-    for root, dirs, files in os.walk(top):
-        dirs.sort()
-        for name in sorted(files):
-            path = os.path.join(root, name)
-            yield os.path.relpath(path, top), path
 
 
 class KeptPages:
@@ -111,7 +103,7 @@ class KeptPages:
     def _intact(self, outputs: dict[str, list]) -> bool:
         """The last site still has these files as the last build published them."""
         try:
-            return all(_identity(os.stat(self.public / rel)) == ident for rel, ident in outputs.items())
+            return all(identity(os.stat(self.public / rel)) == ident for rel, ident in outputs.items())
         except OSError:
             return False
 
@@ -144,7 +136,7 @@ class KeptPages:
                         if isinstance(e, FileNotFoundError):
                             raise
                         shutil.copyfile(source, dest)  # a file system without links
-                    same = _identity(os.stat(source)) == ident
+                    same = identity(os.stat(source)) == ident
                 except FileNotFoundError:
                     same = False
                 if not same:  # intact before Hugo ran (__init__): changed since, by hand or another tool
@@ -155,7 +147,7 @@ class KeptPages:
             top = self.staging / page
             if (top / "index.html").is_file():
                 self.pages[page] = {"bundle": bundle, "outputs": {
-                    f"{page}/{rel}": _identity(os.stat(path)) for rel, path in _files(str(top))}}
+                    f"{page}/{rel}": identity(os.stat(path)) for rel, path in files_under(top)}}
         return linked
 
     def save(self) -> None:

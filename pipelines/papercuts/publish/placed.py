@@ -23,7 +23,7 @@ from pathlib import Path
 RECORD = "published-files.json"
 
 
-def _identity(st: os.stat_result) -> list[int]:
+def identity(st: os.stat_result) -> list[int]:
     return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
 
 
@@ -43,11 +43,11 @@ class Placer:
 
     def place(self, source: str, dest: Path) -> None:
         rel = dest.relative_to(self.staging).as_posix()
-        src = _identity(os.stat(source))
+        src = identity(os.stat(source))
         if not self._link(rel, src, dest):
             shutil.copyfile(source, dest)
             self.copied += 1
-        self.placed[rel] = [src, _identity(os.stat(dest))]
+        self.placed[rel] = [src, identity(os.stat(dest))]
 
     def _link(self, rel: str, src: list[int], dest: Path) -> bool:
         was = self.last.get(rel)
@@ -55,7 +55,7 @@ class Placer:
             return False
         old = self.public / rel
         try:
-            if _identity(os.stat(old)) != was[1]:
+            if identity(os.stat(old)) != was[1]:
                 return False
             os.link(old, dest)
         except OSError:  # gone, or another file system: copied

@@ -60,9 +60,11 @@ def page_as_of(con, campaign: str | None = None, server: str | None = None) -> s
     return _as_of(con).get(key) or ""
 
 
-@lru_cache(maxsize=1)  # per process and database: every page's date, in one query (x100: a query per
-def _as_of(con) -> dict[tuple[str, str], str]:  # page scanned every result row, 204 times, 0.7 s)
-    return {(kind, key): as_of for kind, key, as_of in con.execute(query("as_of")).fetchall()}
+@lru_cache(maxsize=1)  # per process and database: every page's date in one query (x100: a query per
+def _as_of(con) -> dict[tuple[str, str], str]:  # page scanned every result row, 204 of 1.8-4.7 ms)
+    pairs, dates = (query(name).strip().rstrip(";") for name in ("campaign_server_pairs", "as_of"))
+    rows = con.execute(f"WITH pairs AS ({pairs}) SELECT * FROM ({dates})").fetchall()
+    return {(kind, key): as_of for kind, key, as_of in rows}
 
 
 @cache

@@ -3,16 +3,9 @@
 -- server's pages: the newest of its campaigns' (every campaign with a row on it, as
 -- campaign_server_pairs) and its calibrations' ('server', its id). Any other page (an
 -- investigation, the calibration page): the newest of the whole site ('site', '').
-WITH pairs AS (
-    SELECT DISTINCT campaign, server FROM (
-        SELECT campaign, server FROM results
-        UNION ALL SELECT campaign, server FROM relative
-        UNION ALL SELECT campaign, server FROM summaries
-        UNION ALL SELECT campaign, server FROM counters
-        UNION ALL SELECT campaign, server FROM profiles
-        UNION ALL SELECT campaign, server FROM observations
-        UNION ALL SELECT id, server FROM campaigns)
-), dated AS (
+-- `pairs` is campaign_server_pairs.sql, given by render/embeds.py: one list of what a server's
+-- pages show, here and in the page units' keys (render/reuse.py).
+WITH dated AS (
     SELECT p.server, c.date FROM pairs p JOIN campaigns c ON c.id = p.campaign
     UNION ALL SELECT server, date FROM calibrations
 )
