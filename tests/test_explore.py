@@ -13,7 +13,10 @@ import duckdb
 import pytest
 
 from papercuts.reader import draw_every_chart
-from papercuts.render.explore import runs
+import numpy as np
+import pyarrow as pa
+
+from papercuts.render.explore import _test_codes, runs
 
 PN53 = "2025-08-21-pn53-mysql-5-6-to-9-4"
 BASE = "my8043_rel_o2nofp.z12a_c8r32"  # not the campaign's base (5.6.51): the reader's choice
@@ -66,6 +69,17 @@ def test_runs_are_written_only_where_shorter():
     column = [3, 3, 3, 3, 7, 7, 1]
     assert runs(column) == {"runs": [3, 4, 7, 2, 1, 1]} and expanded(runs(column)) == column
     assert runs([1, 2, 1, 2]) == [1, 2, 1, 2] and runs([]) == []
+    # counted in numpy, as the QPS columns are: the same runs, as Python ints (json writes them)
+    assert runs(np.array(column)) == runs(column) and runs(np.array([5, 5, 5])) == {"runs": [5, 3]}
+    assert all(type(v) is int for v in runs(np.array(column))["runs"])
+
+
+def test_test_codes_are_each_rows_place_among_the_tests():
+    """A row's test is its (microbenchmark, range) pair's place; a range of null is a pair of its own."""
+    rows = pa.table({"microbenchmark": ["scan", "point-query", "scan", "scan", "point-query"],
+                     "range": [100, None, None, 100, None]})
+    t_at = {("point-query", None): 0, ("scan", None): 1, ("scan", 100): 2}
+    assert _test_codes(rows, t_at).tolist() == [2, 0, 1, 2, 0]
 
 
 def test_every_server_has_a_compact_data_file_with_every_measured_value(site):

@@ -16,6 +16,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import duckdb
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..contract import OP_COSTS, dbms_name
 from ..db import query
@@ -76,21 +79,61 @@ def _columns(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> dict[st
     return Columns.of_query(con, query(name), params).data
 
 
+def _arrow(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> pa.Table:
+    """A query's result as Arrow columns, for those turned into indices without a Python value
+    per row (a server's QPS: 20,000 rows at x100)."""
+    cur = con.cursor()  # as Columns.of_query: a result left unread on `con` would refuse this one
+    try:
+        return cur.sql(query(name), params=params).to_arrow_table()
+    finally:
+        cur.close()
+
+
 def _index(values: list, order: dict) -> list[int]:
     return [order[v] for v in values]
 
 
-def runs(values: list) -> list | dict:
+def _codes(values: pa.ChunkedArray, order: dict) -> np.ndarray:
+    """Each value's place in `order`, looked up once per distinct value (never null here)."""
+    encoded = pc.dictionary_encode(values.combine_chunks())  # one dictionary for every chunk
+    places = np.array([order[v] for v in encoded.dictionary.to_pylist()], dtype=np.int64)
+    return places[encoded.indices.to_numpy(zero_copy_only=False)]
+
+
+def _test_codes(table: pa.Table, t_at: dict) -> np.ndarray:
+    """Each row's test (microbenchmark and range) as its place in `t_at`."""
+    name = pc.dictionary_encode(table.column("microbenchmark").combine_chunks())
+    rng = pc.dictionary_encode(table.column("range").combine_chunks())  # null: an index of its own
+    n_range = len(rng.dictionary) + 1
+    key = (name.indices.to_numpy(zero_copy_only=False).astype(np.int64) * n_range
+           + pc.fill_null(rng.indices, len(rng.dictionary)).to_numpy(zero_copy_only=False))
+    pairs, at = np.unique(key, return_inverse=True)
+    names, ranges = name.dictionary.to_pylist(), rng.dictionary.to_pylist() + [None]
+    places = np.array([t_at[(names[k // n_range], ranges[k % n_range])] for k in pairs.tolist()], dtype=np.int64)
+    return places[at]
+
+
+def _tests(table: pa.Table) -> set[tuple]:
+    """The distinct (microbenchmark, range) pairs of a table's rows."""
+    pairs = table.select(["microbenchmark", "range"]).group_by(["microbenchmark", "range"]).aggregate([])
+    return set(zip(pairs.column("microbenchmark").to_pylist(), pairs.column("range").to_pylist(), strict=True))
+
+
+def runs(values: list | np.ndarray) -> list | dict:
     """A column as {"runs": [value, count, ...]} when that is shorter: the QPS rows come sorted by
     campaign, threads and test, whose columns are a few long runs (explore.js expands them). At
-    x100 these columns were half of each server's file."""
-    flat: list = []
-    for v in values:
-        if flat and flat[-2] == v:
-            flat[-1] += 1
-        else:
-            flat += [v, 1]
-    return {"runs": flat} if len(flat) < len(values) else values
+    x100 these columns were half of each server's file. `values`: integers (a list, or an array
+    counted in numpy: 20,000 rows a column, five columns a server)."""
+    a = np.asarray(values, dtype=np.int64)
+    if a.size == 0:
+        return []
+    starts = np.flatnonzero(np.concatenate(([True], a[1:] != a[:-1])))
+    if 2 * len(starts) >= a.size:
+        return a.tolist()
+    counts = np.diff(np.append(starts, a.size))
+    flat = np.empty(2 * len(starts), dtype=np.int64)
+    flat[0::2], flat[1::2] = a[starts], counts
+    return {"runs": flat.tolist()}
 
 
 def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tuple[dict, dict]:
@@ -98,7 +141,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     p = {"server": server}
     campaigns = _columns(con, "explore_campaigns", p)
     variants = _columns(con, "explore_variants", p)
-    qps = _columns(con, "explore_qps", p)
+    qps = _arrow(con, "explore_qps", p)
     published = _columns(con, "explore_published", p)
     costs = _columns(con, "explore_costs", p)
     changes = _columns(con, "explore_changes", p)
@@ -108,8 +151,8 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
     v_at = {v: i for i, v in enumerate(variants["variant"])}
     colour_of = variant_colours(con)  # the variant's colour on every other page
-    named = {(n, r) for cols in (qps, published, costs) for n, r in zip(cols["microbenchmark"], cols["range"],
-                                                                        strict=True)}
+    named = _tests(qps) | {(n, r) for cols in (published, costs)
+                           for n, r in zip(cols["microbenchmark"], cols["range"], strict=True)}
     tests = sorted(named, key=lambda t: (GROUP_ORDER.index(catalog[t[0]][0]), natural(label(*t))))
     t_at = {t: i for i, t in enumerate(tests)}
 
@@ -134,9 +177,10 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
                      for v, b, c, d, e, ver, comp, fl, gh, bn, s, cn in zip(*variants.values(), strict=True)],
         "tests": [{"name": n, "range": r, "label": label(n, r), "group": catalog[n][0], "unit": catalog[n][1]}
                   for n, r in tests],
-        "qps": {"campaign": runs(_index(qps["campaign"], c_at)), "variant": runs(_index(qps["variant"], v_at)),
-                "test": runs(tests_of(qps)), "threads": runs(qps["threads"]), "qps": qps["qps"],
-                "repetitions": runs(qps["repetitions"])},
+        "qps": {"campaign": runs(_codes(qps.column("campaign"), c_at)),
+                "variant": runs(_codes(qps.column("variant"), v_at)), "test": runs(_test_codes(qps, t_at)),
+                "threads": runs(qps.column("threads").to_numpy()), "qps": qps.column("qps").to_pylist(),
+                "repetitions": runs(qps.column("repetitions").to_numpy())},
         "published": {"campaign": _index(published["campaign"], c_at), "base": _index(published["base"], v_at),
                       "variant": _index(published["variant"], v_at), "test": tests_of(published),
                       "threads": published["threads"], "rqps": published["rqps"]},
