@@ -82,7 +82,9 @@ def models_on(cores: int) -> dict[str, list]:
     con.execute(f"SET threads = {cores}")
     made = {}
     for path in sql_files("models"):
-        if table_name(path) in ALL_CORES:
+        if table_name(path) == "build_order":  # ladder_values sorts by it
+            con.execute(path.read_text())
+        elif table_name(path) in ALL_CORES:
             con.execute(path.read_text())
             made[table_name(path)] = con.execute(f"SELECT * FROM {table_name(path)}").fetchall()
     return made

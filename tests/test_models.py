@@ -155,3 +155,17 @@ def test_a_results_row_naming_nothing_in_the_catalogs_stops_the_load(tmp_path, c
                 [value if n == column else v for n, v in zip(names, row, strict=True)])
     with pytest.raises(RuntimeError, match=f"results_references.sql: .*'{column}', '{value}'"):
         check_loaded(con)
+
+
+def test_build_order_ranks_builds_by_parsed_version_then_id():
+    """00_build_order: the rank the version-ordered queries and ladder_values sort by is ORDER BY
+    version_key, id: 8.0.9 before 8.0.10 (not as text), equal versions by id."""
+    from papercuts.db import sql_files
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE builds AS SELECT * FROM (VALUES ('my8010_rel', [8, 0, 10]), ('my809_rel', [8, 0, 9]), "
+                "('my809_dbg', [8, 0, 9]), ('my5651', [5, 6, 51])) t(id, version_key)")
+    model = next(p for p in sql_files("models") if p.name.endswith("_build_order.sql"))
+    con.execute(model.read_text())
+    assert con.execute("SELECT build, rank FROM build_order ORDER BY rank").fetchall() == [
+        ("my5651", 1), ("my809_dbg", 2), ("my809_rel", 3), ("my8010_rel", 4)]

@@ -7,7 +7,7 @@
 -- then microbenchmarks, as derive/ladders.py reads them (by rowid: x100 on two threads, 0.19 s
 -- against 0.8-1.0 s for its own sort). Made on every core and, in an incremental build, for the
 -- changed campaigns only (derive/models.py: campaign by campaign, so the table as a whole is in
--- this order too).
+-- this order too). Builds by version are by their rank (00_build_order: version key, then id).
 CREATE TABLE ladder_values AS
 WITH runs AS (
     SELECT campaign, server, build, config, microbenchmark, "range", threads,
@@ -32,6 +32,7 @@ SELECT v.*, b.dbms, b.engine, b.version, b.version_key, m."group",
        regexp_replace(v.config, '^[xz][0-9]+[a-z]*_', '') AS family
 FROM v
 JOIN builds b ON b.id = v.build
+JOIN build_order o ON o.build = v.build
 JOIN microbenchmarks m ON m.name = v.microbenchmark
-ORDER BY v.campaign, v.server, b.dbms, b.engine, family, v.threads, b.version_key, v.build, v.config,
+ORDER BY v.campaign, v.server, b.dbms, b.engine, family, v.threads, o.rank, v.config,
          v.microbenchmark, v."range", v.value, v.repetitions, v.log_var;

@@ -4,6 +4,6 @@
 SELECT q.build, q.config, q.build || '.' || q.config AS variant, q.microbenchmark, q."range",
        q.threads, q.qps, q.repetitions
 FROM measured_qps q
-JOIN builds b ON b.id = q.build
+JOIN build_order b ON b.build = q.build  -- version order, then id
 WHERE q.campaign = $campaign AND q.server = $server
-ORDER BY b.version_key, q.build, q.config, q.microbenchmark, q."range", q.threads;
+ORDER BY b.rank, q.config, q.microbenchmark, q."range", q.threads;
