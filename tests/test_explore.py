@@ -10,12 +10,11 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import duckdb
+import numpy as np
+import pyarrow as pa
 import pytest
 
 from papercuts.reader import draw_every_chart
-import numpy as np
-import pyarrow as pa
-
 from papercuts.render.explore import _test_codes, runs
 
 PN53 = "2025-08-21-pn53-mysql-5-6-to-9-4"
