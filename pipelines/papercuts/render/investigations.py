@@ -66,7 +66,9 @@ def compared(con, defs: list[dict]) -> list[dict]:
     return [{k: (r[k] or "") for k in ("kind", "id", "what", "how", "notes")} for r in rows]
 
 
-def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Path, paths: Paths) -> str:
+def render_investigation(con: duckdb.DuckDBPyConnection, out_root: Path, src: Path, paths: Paths) -> int:
+    """One investigation's page bundle (a job for render/units.Workers: make(con, root, *args)); its
+    page count."""
     where = paths.rel(src)
     meta, body = split(src.read_text(), where)
     defs = meta.get("charts") or []  # checked in validate/frontmatter.py
@@ -83,4 +85,4 @@ def render_investigation(con: duckdb.DuckDBPyConnection, src: Path, out_root: Pa
         "charts": [c.front_matter() for c in charts],
     }
     write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts, out_root, page_as_of(con))
-    return src.stem
+    return 1

@@ -71,13 +71,15 @@ class Reuse:
                  "colours": {v: self.colours.get(v) for c in sorted(campaigns) for v in self.variants.get(c, [])}}
         return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
 
-    def run(self, units: list[Unit], out_root: Path, workers: Workers, progress=None, what: str = "") -> int:
+    def run(self, units: list[Unit], out_root: Path, workers: Workers, progress=None, what: str = "",
+            always: list[tuple] = ()) -> int:
         """Place every unit's files under out_root: a kept unit's from the last build, the others
         made now (by `workers`, on every core, telling progress(what, done, total)); returns their
-        page count."""
+        page count. `always`: jobs (make, root, args) made at every build among them, never kept."""
         progress = partial(progress, what) if progress else None
+        always = list(always)
         if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
-            return sum(workers.make([(u.make, out_root, u.args) for u in units], progress))
+            return sum(workers.make(always + [(u.make, out_root, u.args) for u in units], progress))
         entries, pages, made = [], {}, []
         for u in units:
             key = self.key(u.name, [u.campaign] if u.campaign else self.by_server.get(u.server or "", []))
@@ -96,7 +98,8 @@ class Reuse:
                 remove(tmp)
                 (tmp / "files").mkdir(parents=True)
                 made.append((u, entry, tmp, key))
-        counts = workers.make([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
+        counts = workers.make(always + [(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
+        extra, counts = sum(counts[:len(always)]), counts[len(always):]
         for (u, entry, tmp, key), n in zip(made, counts, strict=True):
             (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
             remove(entry)
@@ -105,7 +108,7 @@ class Reuse:
             self.written += 1
         for entry in entries:
             _place(entry / "files", out_root)
-        return sum(pages[e] for e in entries)
+        return extra + sum(pages[e] for e in entries)
 
     def forget_others(self) -> None:
         """Remove the units this build did not have (a campaign or server gone, an old build's)."""
