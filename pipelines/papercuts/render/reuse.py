@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -72,14 +73,19 @@ class Reuse:
         return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
 
     def run(self, units: list[Unit], out_root: Path, workers: Workers, progress=None, what: str = "",
-            always: list[tuple] = ()) -> int:
+            always: list[tuple] = (), meanwhile: Callable[[], int] = lambda: 0) -> int:
         """Place every unit's files under out_root: a kept unit's from the last build, the others
         made now (by `workers`, on every core, telling progress(what, done, total)); returns their
-        page count. `always`: jobs (make, root, args) made at every build among them, never kept."""
+        page count. `always`: jobs (make, root, args) made at every build among them, never kept;
+        `meanwhile()`: this process's own pages (their count added), made while the workers make
+        theirs, after the kept units' files are placed (x100, a rebuild: placing 0.38 s, and the
+        regressions page 0.29 s, were made after the workers' units, with the cores idle)."""
         progress = partial(progress, what) if progress else None
         always = list(always)
         if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
-            return sum(workers.make(always + [(u.make, out_root, u.args) for u in units], progress))
+            wait = workers.start(always + [(u.make, out_root, u.args) for u in units], progress)
+            own = meanwhile()
+            return own + sum(wait())
         entries, pages, made = [], {}, []
         for u in units:
             key = self.key(u.name, [u.campaign] if u.campaign else self.by_server.get(u.server or "", []))
@@ -98,7 +104,12 @@ class Reuse:
                 remove(tmp)
                 (tmp / "files").mkdir(parents=True)
                 made.append((u, entry, tmp, key))
-        counts = workers.make(always + [(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
+        wait = workers.start(always + [(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
+        for entry in entries:  # the kept units', while the workers make the others
+            if entry in pages:
+                _place(entry / "files", out_root)
+        own = meanwhile()
+        counts = wait()
         extra, counts = sum(counts[:len(always)]), counts[len(always):]
         for (u, entry, tmp, key), n in zip(made, counts, strict=True):
             (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
@@ -106,9 +117,8 @@ class Reuse:
             tmp.rename(entry)
             pages[entry] = n
             self.written += 1
-        for entry in entries:
             _place(entry / "files", out_root)
-        return extra + sum(pages[e] for e in entries)
+        return own + extra + sum(pages[e] for e in entries)
 
     def forget_others(self) -> None:
         """Remove the units this build did not have (a campaign or server gone, an old build's)."""

@@ -68,12 +68,11 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     pages += reuse.run(campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs),
                        out, workers, progress, "campaign pages, ladders, explorer files",
                        always=[(render_investigation, out, (src, paths)) for src in sources])
-    pages += reuse.run(server_units(con, investigations, out), out, workers, progress, "server pages")
+    # The pages of the whole site are made here while the workers make the server pages.
+    pages += reuse.run(server_units(con, investigations, out), out, workers, progress, "server pages",
+                       meanwhile=lambda: (render_campaign_index(out) + render_calibration_page(con, paths, out)
+                                          + render_ladder_index(con, out) + render_explore(con, out)))
     reuse.forget_others()
-    pages += render_campaign_index(out)
-    pages += render_calibration_page(con, paths, out)
-    pages += render_ladder_index(con, out)
-    pages += render_explore(con, out)
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
                                     ("servers", "Servers", ["html"])):

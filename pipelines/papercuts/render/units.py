@@ -89,10 +89,28 @@ class Workers:
 
     def make(self, jobs: list[tuple[Callable[..., int], Path, tuple]], progress=None) -> list[int]:
         """Each job's page count, in the jobs' order; progress(done, total) is told as they end."""
+        return self.start(jobs, progress)()
+
+    def start(self, jobs: list[tuple[Callable[..., int], Path, tuple]], progress=None) -> Callable[[], list[int]]:
+        """Hand the jobs to the workers and return at once what waits for their page counts (as
+        make gives them): this process may do other work meanwhile. Without workers, the jobs are
+        made here, before it returns."""
         if self.pool is None or len(jobs) < 2:
-            return counted((_unit(make, self.con, root, args) for make, root, args in jobs), len(jobs), progress)
+            done = counted((_unit(make, self.con, root, args) for make, root, args in jobs), len(jobs), progress)
+            return lambda: done
         try:
-            return counted(self.pool.map(_make, *zip(*jobs, strict=True)), len(jobs), progress)
+            results = self.pool.map(_make, *zip(*jobs, strict=True))  # every job submitted now
         except BrokenProcessPool:
-            raise UserError("a process making pages was killed (out of memory?); the previous site is "
-                            "unchanged: build again, with more memory free") from None
+            raise _killed() from None
+
+        def wait() -> list[int]:
+            try:
+                return counted(results, len(jobs), progress)
+            except BrokenProcessPool:
+                raise _killed() from None
+        return wait
+
+
+def _killed() -> UserError:
+    return UserError("a process making pages was killed (out of memory?); the previous site is "
+                     "unchanged: build again, with more memory free")
