@@ -128,20 +128,25 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     kept, total = _units(said)
     assert kept == 0 and total > 10
 
-    def clean(name: str) -> dict:
+    def clean(name: str) -> tuple[dict, int]:
         other = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name)
-        build(other)
+        t = Timings()
+        build(other, t)
         # The database too, table by table and row by row in order: rows copied from the last
         # build's database (ingest/previous.py) are where a clean build puts them.
         assert _tables(paths.db) == _tables(other.db)
-        return tree(other.public)
+        # It says how many pages it built: a page is a bundle's index.md or a section's _index.md.
+        assert t.pages == sum(1 for f in other.generated.rglob("*index.md") if f.name in ("index.md", "_index.md")
+                              and f.relative_to(other.generated).parts[0] != "_verbatim")
+        return tree(other.public), t.pages  # and so does this build
 
     # A new campaign on dell32, of variants the site has: the 2024 one measured again, 1 % faster.
     campaign_again(data_copy, "2026-11-01-busy-wait-dell32-again", "2026-11-01", 1.01)
     elsewhere = _placed(paths.public, "2014-04-16-itc-vs-threads")
     embeds = _embeds(paths.public, "2014-04-16-itc-vs-threads")
     said.clear()
-    build(paths, Timings(say=said.append))
+    t = Timings(say=said.append)
+    build(paths, t)
     kept, written = _units(said)
     # Its contributed files and its charts' files are the last site's very files, not written
     # again (publish/placed.py): the change does not reach that campaign.
@@ -157,7 +162,7 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     # dated before the last campaign: the others' rows stay in a copy, the last one's are copied after it
     assert (f"the rows of {campaigns - 1} unchanged campaign(s) kept in a copy of the last build's database "
             "(1 after the first changed one copied into it)") in "".join(said)
-    assert tree(paths.public) == clean("after-new-campaign")
+    assert (tree(paths.public), t.pages) == clean("after-new-campaign")
     assert "2026-11-01-busy-wait-dell32-again" in (paths.public / "servers" / "dell32" / "index.html").read_text()
 
     # Two campaigns with measured results change, apart in folder order: one's raw README (its
@@ -170,9 +175,10 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     key, value = first.rsplit(",", 1)
     results.write_text("\n".join([header, f"{key},{float(value) * 1.01:.2f}", *rest]) + "\n")
     said.clear()
-    build(paths, Timings(say=said.append))
+    t = Timings(say=said.append)
+    build(paths, t)
     assert f"the rows of {campaigns - 2} unchanged campaign(s) copied from the last build's database" in "".join(said)
-    assert tree(paths.public) == clean("after-measured-change")
+    assert (tree(paths.public), t.pages) == clean("after-measured-change")
 
     # A catalog row's text changed: every unit may show it, so every one is written again.
     builds = data_copy / "builds.csv"
@@ -180,11 +186,12 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     assert "Upstream MySQL 8.0.28." in text
     builds.write_text(text.replace("Upstream MySQL 8.0.28.", "Upstream MySQL 8.0.28 (a release build).", 1))
     said.clear()
-    build(paths, Timings(say=said.append))
+    t = Timings(say=said.append)
+    build(paths, t)
     kept, written = _units(said)
     assert kept == 0 and written == total + 1, said
     assert not any("copied from the last build's database" in line for line in said), said
-    assert tree(paths.public) == clean("after-catalog")
+    assert (tree(paths.public), t.pages) == clean("after-catalog")
 
 
 def test_rows_copied_from_the_last_database_keep_its_order_on_every_thread(tmp_path):

@@ -94,8 +94,9 @@ class Workers:
     def start(self, jobs: list[tuple[Callable[..., int], Path, tuple]], progress=None) -> Callable[[], list[int]]:
         """Hand the jobs to the workers and return at once what waits for their page counts (as
         make gives them): this process may do other work meanwhile. Without workers, the jobs are
-        made here, before it returns."""
-        if self.pool is None or len(jobs) < 2:
+        made here, before it returns. A single job goes to a worker too: this process's own work
+        runs beside it (a rebuild's one server page, beside the whole site's pages)."""
+        if self.pool is None or not jobs:
             done = counted((_unit(make, self.con, root, args) for make, root, args in jobs), len(jobs), progress)
             return lambda: done
         try:
