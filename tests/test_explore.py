@@ -15,7 +15,7 @@ import pyarrow as pa
 import pytest
 
 from papercuts.reader import draw_every_chart
-from papercuts.render.explore import _test_codes, runs
+from papercuts.render.explore import _codes, _test_codes, runs
 
 PN53 = "2025-08-21-pn53-mysql-5-6-to-9-4"
 BASE = "my8043_rel_o2nofp.z12a_c8r32"  # not the campaign's base (5.6.51): the reader's choice
@@ -68,9 +68,18 @@ def test_runs_are_written_only_where_shorter():
     column = [3, 3, 3, 3, 7, 7, 1]
     assert runs(column) == {"runs": [3, 4, 7, 2, 1, 1]} and expanded(runs(column)) == column
     assert runs([1, 2, 1, 2]) == [1, 2, 1, 2] and runs([]) == []
-    # counted in numpy, as the QPS columns are: the same runs, as Python ints (json writes them)
-    assert runs(np.array(column)) == runs(column) and runs(np.array([5, 5, 5])) == {"runs": [5, 3]}
-    assert all(type(v) is int for v in runs(np.array(column))["runs"])
+    # an array, as the QPS columns are given: the same runs, as Python ints (json writes them)
+    assert runs(np.array(column)) == {"runs": [3, 4, 7, 2, 1, 1]} and runs(np.array([5, 5, 5])) == {"runs": [5, 3]}
+    assert runs(np.array([1, 2, 1, 2])) == [1, 2, 1, 2] and runs(np.array([], dtype=np.int64)) == []
+    assert all(type(v) is int for v in runs(np.array(column))["runs"] + runs(np.array([1, 2])))
+
+
+def test_codes_are_each_values_place_whatever_the_chunks():
+    """_codes: a value's place in the given order, looked up once per distinct value, over a column
+    DuckDB hands over in several chunks (each with its own dictionary, were it encoded alone)."""
+    column = pa.chunked_array([["b", "a", "b"], ["c", "a"]])
+    assert _codes(column, {"c": 0, "a": 1, "b": 2}).tolist() == [2, 1, 2, 0, 1]
+    assert _codes(pa.chunked_array([], type=pa.string()), {}).tolist() == []
 
 
 def test_test_codes_are_each_rows_place_among_the_tests():

@@ -383,3 +383,44 @@ def test_a_kept_units_files_are_linked_into_the_content_tree_and_a_second_writer
     with pytest.raises(RuntimeError, match=r"two page units wrote .*servers/dell32/index.md"):
         _place(other, tree)
     assert placed.joinpath("index.md").read_text() == "first"  # never over the first unit's
+
+
+GIVEN: list[Path] = []  # the folders the jobs below were given to write in
+
+
+def _page(con, root: Path, folder: str, text: str) -> int:
+    GIVEN.append(root)
+    (root / folder).mkdir(parents=True, exist_ok=True)
+    (root / folder / "index.md").write_text(text)
+    return 1
+
+
+def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kept_units_file(tmp_path):
+    """Reuse.run's `always` jobs (the investigations) write in a scratch folder of their own, then
+    are linked into the content tree as a unit's files are: made on a worker while this process
+    links the kept units in, a page written straight into the tree at a path a kept unit holds
+    would be written through that link, into the kept copy, with no error."""
+    from papercuts.render.reuse import Reuse
+    from papercuts.render.units import Unit, Workers
+
+    reuse = Reuse.__new__(Reuse)  # its key's inputs given, not read from a database
+    reuse.cache, reuse.digests, reuse.enabled, reuse.common = tmp_path / "cache", {"c1": "d1"}, True, "common"
+    reuse.reused = reuse.written = 0
+    reuse.used, reuse.colours, reuse.variants, reuse.by_server = set(), {}, {}, {}
+    unit = Unit("campaign c1", _page, ("campaigns/c1", "the unit's"), campaign="c1")
+    with Workers(duckdb.connect()) as workers:
+        out = tmp_path / "content"
+        out.mkdir()
+        GIVEN.clear()
+        pages = reuse.run([unit], out, workers, always=[(_page, out, ("investigations/x", "always"))],
+                          meanwhile=lambda: 1)
+        assert pages == 3 and reuse.written == 1
+        assert out not in GIVEN and (out / "investigations" / "x" / "index.md").read_text() == "always"
+        assert not list(reuse.cache.glob("always.tmp-*"))  # the scratch folder is gone
+        again = tmp_path / "again"
+        again.mkdir()
+        with pytest.raises(RuntimeError, match=r"two page units wrote .*campaigns/c1/index.md"):
+            reuse.run([unit], again, workers, always=[(_page, again, ("campaigns/c1", "over it"))])
+        assert reuse.reused == 1
+        kept = next(reuse.cache.glob("*/files/campaigns/c1/index.md"))
+        assert kept.read_text() == (again / "campaigns" / "c1" / "index.md").read_text() == "the unit's"

@@ -274,3 +274,19 @@ def test_only_rows_whose_number_another_campaign_holds_are_compared_for_copies()
             [{"campaign": "b", "qps": 1}, {"campaign": "b", "qps": 3.0}, {"campaign": "c", "qps": 3.0}]]
     assert [m.tolist() for m in _candidates(held, "qps")] == [[True, False, False], [True, True, True]]
     assert _candidates(held, None) == [None, None]
+
+
+def test_distinct_sees_a_repeated_key_across_a_block_and_rows_held_as_dicts():
+    """duplicates.distinct, the set before the loop that names repeated rows: a key in a block and
+    again in a row held as a dict is one repeat; other keys, or none, are distinct."""
+    from papercuts.validate.duplicates import distinct
+
+    block = rowblock.read_block(f"{HEADER}\ns,b,c,m,,1,1.5,\ns,b,c,m,,8,7.5,\n".encode(),
+                                "x/results.csv", RESULTS, "x", "/p/x.csv")
+    rows = rowblock.Rows()
+    rows.add_block(block)
+    rows.append({"campaign": "x", "server": "s", "build": "b", "config": "c", "microbenchmark": "m",
+                 "range": None, "threads": 8, "qps": 9.5})
+    assert not distinct(rows, ("build", "microbenchmark", "range", "threads"))
+    assert distinct(rows, ("build", "microbenchmark", "range", "threads", "qps"))
+    assert distinct([], ("build",))
