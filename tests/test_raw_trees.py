@@ -16,6 +16,7 @@ from papercuts.db import fetch_dicts, query
 from papercuts.parsers import perf_script, sysbench
 from papercuts.parsers.errors import ParseError
 from papercuts.paths import PROJECT, Paths
+from papercuts.render.site_rows import rows_of
 
 FIXTURES = PROJECT / "tests" / "fixtures" / "raw"
 NOV25 = FIXTURES / "mytools" / "nov25.sb.mysql"
@@ -101,7 +102,7 @@ def test_profiles_are_keyed_by_range(tmp_path):
         for name in (f"sb.o.random-points.range{r}.pk1.dop40", f"sb.perf.rep.f.random-points.range{r}.pk1.1"):
             files[name] = FLAT / name
     con = database(tree(tmp_path, files))
-    labels = fetch_dicts(con, query("server_profiles"), {"server": "box"})  # the server page's sections
+    labels = rows_of(con, "server_profiles", "server", "box")  # the server page's sections
     assert [p["microbenchmark"] for p in labels] == [
         "random-points_range=10", "random-points_range=100", "random-points_range=1000"]
     shares = fetch_dicts(con, "SELECT range, self_share FROM profile_symbols WHERE symbol = '_bt_compare' "

@@ -15,6 +15,7 @@ from .charts import make_chart
 from .embeds import page_as_of
 from .jinja import render_template
 from .selection import slug
+from .site_rows import rows_of
 
 PROVENANCE = ("contributor", "method", "cpu_model", "cores", "arch", "kernel", "compiler", "campaign",
               "measure", "notes")
@@ -22,7 +23,10 @@ SOURCE = ("id", "title", "author", "date", "publication", "url")
 
 
 def _calibrations(con, server: str | None = None) -> list[dict]:
-    return fetch_dicts(con, query("calibration_list"), {"server": server})
+    """Every server's calibrations, or one server's."""
+    if server is None:
+        return fetch_dicts(con, query("calibration_list"))
+    return rows_of(con, "calibration_list", "server", server, keep=True)
 
 
 def _chart(kind: str, cid: str, title: str, caption: str, ids: list[str]) -> dict:

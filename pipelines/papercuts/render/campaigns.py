@@ -17,6 +17,7 @@ from .frontmatter import page
 from .ladder_links import ladder_links
 from .served import published
 from .servers import comparison_sections
+from .site_rows import rows_of
 from .units import Unit
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
@@ -82,7 +83,7 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
                        "parsed": [r for r in outcome if r["status"] == "parsed"],
                        "gaps": [r for r in outcome if r["status"] != "parsed"]}
-    score = {r["status"]: r["n"] for r in fetch_dicts(con, query("reproduction"), {"campaign": c["id"]})}
+    score = {r["status"]: r["n"] for r in rows_of(con, "reproduction", "campaign", c["id"])}
     if score:
         meta["reproduction"] = {
             "total": sum(score.values()), "equal": score.get("equal", 0), "rounding": score.get("rounding", 0),

@@ -15,10 +15,11 @@ from .charts import make_chart
 from .embeds import page_as_of
 from .frontmatter import split
 from .served import served_name
+from .site_rows import rows_of
 
 
 def _source(con, source_id: str, where: str) -> dict:
-    rows = fetch_dicts(con, query("source"), {"id": source_id})
+    rows = rows_of(con, "source", "id", source_id, keep=True)
     if not rows:
         raise UserError(f"{where}: unknown source '{source_id}' (add it to data/sources.csv)")
     return {k: (v or "") for k, v in rows[0].items()}

@@ -4,8 +4,8 @@ from __future__ import annotations
 import duckdb
 
 from ..contract import dbms_name
-from ..db import fetch_dicts, query
 from ..paths import ladder_url
+from .site_rows import rows_of
 
 
 def ladder_title(server: str, dbms: str, threads: int) -> str:
@@ -14,6 +14,8 @@ def ladder_title(server: str, dbms: str, threads: int) -> str:
 
 def ladder_links(con: duckdb.DuckDBPyConnection, server: str | None = None,
                  campaign: str | None = None) -> list[dict]:
-    return [{"title": ladder_title(r["server"], r["dbms"], r["threads"]),
-             "url": ladder_url(r["server"], r["dbms"], r["threads"])}
-            for r in fetch_dicts(con, query("ladder_links"), {"server": server, "campaign": campaign})]
+    """The ladder pages of one server, or those one campaign appears on, in page order."""
+    rows = (rows_of(con, "ladder_links", "campaign", campaign) if campaign is not None
+            else rows_of(con, "ladder_links", "server", server, keep=True))
+    pages = dict.fromkeys((r["server"], r["dbms"], r["threads"]) for r in rows)  # a page once, in order
+    return [{"title": ladder_title(*p), "url": ladder_url(*p)} for p in pages]

@@ -19,6 +19,7 @@ from .embeds import page_as_of
 from .frontmatter import split
 from .ladder_links import ladder_links
 from .selection import cost_variants, natural, slug, throughput_rows
+from .site_rows import rows_of
 from .units import Unit
 
 SHARED_KINDS = ("rqps-heatmap", "op-costs")  # a comparison's charts, drawn on its campaign's page
@@ -29,7 +30,7 @@ def _comparisons(con, server: str) -> list[dict]:
     """One heatmap per campaign, base and thread count; a campaign that measured a single
     microbenchmark at many thread counts gets one heatmap with a row per thread count."""
     out, merged = [], set()
-    for c in fetch_dicts(con, query("server_comparisons"), {"server": server}):
+    for c in rows_of(con, "server_comparisons", "server", server):
         key = (c["campaign"], c["base_build"], c["base_config"])
         if c["microbenchmarks"] == 1 and c["thread_counts"] > 1:
             if key not in merged:
@@ -99,7 +100,7 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
                 "id": slug("threads", m["campaign"]), "kind": "throughput-lines",
                 "title": f"Throughput vs threads ({m['campaign']})", "caption": caption.strip(),
                 "campaign": m["campaign"], "server": server, "variants": drawn}]))
-    for p in fetch_dicts(con, query("server_profiles"), {"server": server}):
+    for p in rows_of(con, "server_profiles", "server", server):
         where = f"{p['microbenchmark']} at {p['threads']} thread{'s' if p['threads'] != 1 else ''}"
         sections.append((f"Profiles: {where} ({p['campaign']})", [{
             "id": slug("profile", p["campaign"], p["microbenchmark"], p["threads"]), "kind": "profile-top",
@@ -107,7 +108,7 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
             "caption": "Share of profile samples whose leaf is the symbol, per variant.",
             "campaign": p["campaign"], "microbenchmark": p["microbenchmark"], "threads": p["threads"],
             "variants": sorted(p["variants"], key=natural)}]))
-    summaries = fetch_dicts(con, query("server_published_summaries"), {"s": server})
+    summaries = rows_of(con, "server_published_summaries", "server", server)
     for s in summaries:
         sections.append((f"Published summaries: {s['title']}", [{
             "id": slug("summary", s["campaign"]), "kind": "published-summary",
@@ -145,7 +146,7 @@ def render_server(con: duckdb.DuckDBPyConnection, out_root: Path, server: dict, 
     shown = {d["id"]: shared[d["id"]] for d in chart_defs if d["id"] in shared}
     charts = make_charts(con, [d for d in chart_defs if d["id"] not in shown], f"server page {sid}")
     made = {c.id: c.front_matter() for c in charts}
-    source = fetch_dicts(con, query("source"), {"id": server["source"]})[0]
+    source = rows_of(con, "source", "id", server["source"], keep=True)[0]
     meta = {
         "title": sid,
         "server": {"id": sid, "aliases": server["aliases"] or [],

@@ -1,4 +1,5 @@
--- Calibrations, with their source and what they hold; $server NULL for every server.
+-- Calibrations, with their source and what they hold: every server's (a server page takes its own,
+-- render/site_rows.py).
 WITH ut AS (SELECT calibration, count(*) AS n FROM calibration_ut_delay GROUP BY ALL),
      prng AS (SELECT calibration, count(*) AS n FROM calibration_prng GROUP BY ALL),
      draws AS (SELECT calibration, count(*) AS n FROM draw_cost WHERE draw_over_wait IS NOT NULL GROUP BY ALL),
@@ -14,5 +15,4 @@ LEFT JOIN ut ON ut.calibration = c.id
 LEFT JOIN prng ON prng.calibration = c.id
 LEFT JOIN draws ON draws.calibration = c.id
 LEFT JOIN ticks ON ticks.calibration = c.id
-WHERE $server IS NULL OR c.server = $server
 ORDER BY c.server, c.date, c.id;

@@ -1,5 +1,5 @@
--- The ladder pages a server or a campaign appears on (either parameter may be NULL).
-SELECT DISTINCT server, dbms, threads
+-- The ladder pages (a server, DBMS and thread count each) with the campaigns on them, by page:
+-- a server's page links its own pages, a campaign's page those it appears on (render/ladder_links.py).
+SELECT DISTINCT server, dbms, threads, campaign
 FROM ladders
-WHERE ($server IS NULL OR server = $server) AND ($campaign IS NULL OR campaign = $campaign)
-ORDER BY server, dbms, threads;
+ORDER BY server, dbms, threads, campaign;

@@ -1,3 +1,4 @@
--- The campaigns that published rQPS summaries for one server, with their titles.
-SELECT DISTINCT s.campaign, c.title FROM summaries s JOIN campaigns c ON c.id = s.campaign
-WHERE s.server = $s ORDER BY s.campaign;
+-- The campaigns that published rQPS summaries for each server, with their titles; server by
+-- server (a server's page takes its own, render/site_rows.py).
+SELECT DISTINCT s.server, s.campaign, c.title FROM summaries s JOIN campaigns c ON c.id = s.campaign
+ORDER BY s.server, s.campaign;

@@ -1,2 +1,2 @@
--- One source document, as pages cite it.
-SELECT id, title, author, date::VARCHAR AS date, publication, url FROM sources WHERE id = $id;
+-- The source documents, as pages cite them (a page takes its own, render/site_rows.py).
+SELECT id, title, author, date::VARCHAR AS date, publication, url FROM sources ORDER BY id;
