@@ -396,8 +396,8 @@ def _page(con, root: Path, folder: str, text: str) -> int:
 
 
 def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kept_units_file(tmp_path):
-    """Reuse.run's `always` jobs (the investigations) write in a scratch folder of their own, then
-    are linked into the content tree as a unit's files are: made on a worker while this process
+    """A unit that is never kept (an investigation) writes in a scratch folder of its own, then is
+    linked into the content tree as a kept unit's files are: made on a worker while this process
     links the kept units in, a page written straight into the tree at a path a kept unit holds
     would be written through that link, into the kept copy, with no error."""
     from papercuts.render.reuse import Reuse
@@ -412,15 +412,15 @@ def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kep
         out = tmp_path / "content"
         out.mkdir()
         GIVEN.clear()
-        pages = reuse.run([unit], out, workers, always=[(_page, out, ("investigations/x", "always"))],
-                          meanwhile=lambda: 1)
+        always = Unit("investigation x", _page, ("investigations/x", "always"), kept=False)
+        pages = reuse.run([unit, always], out, workers, meanwhile=lambda: 1)
         assert pages == 3 and reuse.written == 1
         assert out not in GIVEN and (out / "investigations" / "x" / "index.md").read_text() == "always"
-        assert not list(reuse.cache.glob("always.tmp-*"))  # the scratch folder is gone
+        assert not list(reuse.cache.glob("*.tmp-*"))  # the scratch folder is gone
         again = tmp_path / "again"
         again.mkdir()
         with pytest.raises(RuntimeError, match=r"two page units wrote .*campaigns/c1/index.md"):
-            reuse.run([unit], again, workers, always=[(_page, again, ("campaigns/c1", "over it"))])
+            reuse.run([unit, Unit("investigation y", _page, ("campaigns/c1", "over it"), kept=False)], again, workers)
         assert reuse.reused == 1
-        kept = next(reuse.cache.glob("*/files/campaigns/c1/index.md"))
+        kept = next(p for p in reuse.cache.glob("*/files/campaigns/c1/index.md") if ".tmp-" not in str(p))
         assert kept.read_text() == (again / "campaigns" / "c1" / "index.md").read_text() == "the unit's"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import duckdb
+import pyarrow as pa
 
 
 class Columns:
@@ -26,13 +27,7 @@ class Columns:
 
     @classmethod
     def of_query(cls, con: duckdb.DuckDBPyConnection, sql: str, params: dict) -> Columns:
-        # On a cursor, its own connection to the database: a result another query left unread
-        # on `con` (fetchone) would refuse a relation's query there.
-        cur = con.cursor()
-        try:
-            table = cur.sql(sql, params=params).to_arrow_table()
-        finally:
-            cur.close()
+        table = arrow_of(con, sql, params)
         return cls({name: table.column(name).to_pylist() for name in table.column_names})
 
     @property
@@ -54,3 +49,13 @@ class Columns:
 
     def without(self, *names: str) -> Columns:
         return Columns({n: v for n, v in self.data.items() if n not in names})
+
+
+def arrow_of(con: duckdb.DuckDBPyConnection, sql: str, params: dict) -> pa.Table:
+    """A query's result as an Arrow table, on a cursor (its own connection to the database): a
+    result another query left unread on `con` (fetchone) would refuse a relation's query there."""
+    cur = con.cursor()
+    try:
+        return cur.sql(sql, params=params).to_arrow_table()
+    finally:
+        cur.close()

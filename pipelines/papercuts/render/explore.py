@@ -27,7 +27,7 @@ from ..ingest import blobs
 from ..paths import campaign_url, server_url
 from . import colours
 from .charts import variant_colours
-from .columns import Columns
+from .columns import Columns, arrow_of
 from .frontmatter import page, write_json
 from .selection import label, natural
 from .served import served_name
@@ -77,16 +77,6 @@ def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str, store
 def _columns(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> dict[str, list]:
     """A query's result as {column: list}, read as Arrow columns: never a tuple or dict per row."""
     return Columns.of_query(con, query(name), params).data
-
-
-def _arrow(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> pa.Table:
-    """A query's result as Arrow columns, for those turned into indices without a Python value
-    per row (a server's QPS: 20,000 rows at x100)."""
-    cur = con.cursor()  # as Columns.of_query: a result left unread on `con` would refuse this one
-    try:
-        return cur.sql(query(name), params=params).to_arrow_table()
-    finally:
-        cur.close()
 
 
 def _index(values: list, order: dict) -> list[int]:
@@ -141,7 +131,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     p = {"server": server}
     campaigns = _columns(con, "explore_campaigns", p)
     variants = _columns(con, "explore_variants", p)
-    qps = _arrow(con, "explore_qps", p)
+    qps = arrow_of(con, query("explore_qps"), p)  # turned into indices with no Python value per row
     published = _columns(con, "explore_published", p)
     costs = _columns(con, "explore_costs", p)
     changes = _columns(con, "explore_changes", p)

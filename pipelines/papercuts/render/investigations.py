@@ -68,7 +68,7 @@ def compared(con, defs: list[dict]) -> list[dict]:
 
 
 def render_investigation(con: duckdb.DuckDBPyConnection, out_root: Path, src: Path, paths: Paths) -> int:
-    """One investigation's page bundle (a job for render/units.Workers: make(con, root, *args)); its
+    """One investigation's page bundle (a page unit's make, never kept: render/units.py); its
     page count."""
     where = paths.rel(src)
     meta, body = split(src.read_text(), where)

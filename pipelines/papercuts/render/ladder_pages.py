@@ -159,7 +159,7 @@ def changes_html(items: list[dict]) -> str:
     """The regressions table's rows as HTML, every value escaped (as render/tables.html escapes a
     table's), not a list in the front matter that Hugo's template turned into rows: at x100, 6,490
     changes were Hugo's slowest page (178 ms, at every build). Built here as tables.html builds
-    tables: a Jinja template of it took 0.2 s. A known regression links only to a web page
+    tables: a Jinja template of it took 0.42 s, this 0.27 s. A known regression links only to a web page
     (validate/known.py checks it too)."""
     esc = escaper()
 

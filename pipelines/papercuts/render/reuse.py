@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -73,23 +73,27 @@ class Reuse:
         return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
 
     def run(self, units: list[Unit], out_root: Path, workers: Workers, progress=None, what: str = "",
-            always: Sequence[tuple] = (), meanwhile: Callable[[], int] = lambda: 0) -> int:
+            meanwhile: Callable[[], int] = lambda: 0) -> int:
         """Place every unit's files under out_root: a kept unit's from the last build, the others
-        made now (by `workers`, on every core, telling progress(what, done, total)); returns their
-        page count. `always`: jobs (make, root, args) made at every build among them, never kept
-        (made in a scratch folder, then linked in as a unit's files are: a path a kept unit holds
-        too is refused, never written through its link); `meanwhile()`: this process's own pages
-        (their count added), made while the workers make theirs, after the kept units' files are
-        placed (x100, a rebuild: placing 0.38 s, and the regressions page 0.29 s, were made after
-        the workers' units, with the cores idle)."""
+        made now (by `workers`, on every core, telling progress(what, done, total)) in a folder of
+        their own, then linked in (a unit that is never kept too: a path a kept unit holds is
+        refused, never written through its link); returns their page count. `meanwhile()`: this
+        process's own pages (their count added), made while the workers make theirs, after the kept
+        units' files are placed (x100, a rebuild: placing 0.38 s, and the regressions page 0.29 s,
+        were made after the workers' units, with the cores idle)."""
         progress = partial(progress, what) if progress else None
-        always = list(always)
         if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
-            wait = workers.start(always + [(u.make, out_root, u.args) for u in units], progress)
+            wait = workers.start([(u.make, out_root, u.args) for u in units], progress)
             own = meanwhile()
             return own + sum(wait())
         entries, pages, made = [], {}, []
         for u in units:
+            if not u.kept:  # made in a scratch folder, linked in, removed
+                tmp = self.cache / f"{hashlib.sha256(u.name.encode()).hexdigest()[:32]}.tmp-{os.getpid()}"
+                remove(tmp)
+                (tmp / "files").mkdir(parents=True)
+                made.append((u, None, tmp, None))
+                continue
             key = self.key(u.name, [u.campaign] if u.campaign else self.by_server.get(u.server or "", []))
             entry = self.cache / hashlib.sha256(u.name.encode()).hexdigest()[:32]
             self.used.add(entry.name)
@@ -106,30 +110,24 @@ class Reuse:
                 remove(tmp)
                 (tmp / "files").mkdir(parents=True)
                 made.append((u, entry, tmp, key))
-        scratch = self.cache / f"always.tmp-{os.getpid()}"
-        remove(scratch)
-        roots = [scratch / str(i) for i in range(len(always))]
-        for root in roots:
-            root.mkdir(parents=True)
-        wait = workers.start([(make, root, args) for (make, _, args), root in zip(always, roots, strict=True)]
-                             + [(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
+        wait = workers.start([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
         for entry in entries:  # the kept units', while the workers make the others
             if entry in pages:
                 _place(entry / "files", out_root)
         own = meanwhile()
-        counts = wait()
-        extra, counts = sum(counts[:len(always)]), counts[len(always):]
-        for root in roots:
-            _place(root, out_root)
-        remove(scratch)
-        for (u, entry, tmp, key), n in zip(made, counts, strict=True):
+        for (u, entry, tmp, key), n in zip(made, wait(), strict=True):
+            if entry is None:  # never kept
+                _place(tmp / "files", out_root)
+                remove(tmp)
+                own += n
+                continue
             (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
             remove(entry)
             tmp.rename(entry)
             pages[entry] = n
             self.written += 1
             _place(entry / "files", out_root)
-        return own + extra + sum(pages[e] for e in entries)
+        return own + sum(pages[e] for e in entries)
 
     def forget_others(self) -> None:
         """Remove the units this build did not have (a campaign or server gone, an old build's)."""

@@ -23,7 +23,7 @@ from .jinja import render_template
 from .ladder_pages import ladder_units, render_ladder_index
 from .reuse import Reuse
 from .servers import server_units
-from .units import Workers
+from .units import Unit, Workers
 
 
 def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: list | None = None,
@@ -65,9 +65,10 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
     # the same cores: the ladders, the explorer's files, and the investigations (made at every build,
     # not kept: they were made one after another before any unit, 0.35-0.44 s of every build at x100).
-    pages += reuse.run(campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs),
-                       out, workers, progress, "campaign pages, ladders, explorer files",
-                       always=[(render_investigation, out, (src, paths)) for src in sources])
+    pages += reuse.run(campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs)
+                       + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), kept=False)
+                          for src in sources],
+                       out, workers, progress, "campaign pages, ladders, explorer files")
     # The pages of the whole site are made here while the workers make the server pages.
     pages += reuse.run(server_units(con, investigations, out), out, workers, progress, "server pages",
                        meanwhile=lambda: (render_campaign_index(out) + render_calibration_page(con, paths, out)

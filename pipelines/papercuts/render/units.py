@@ -38,6 +38,7 @@ class Unit:
     # What it is drawn from (its key, render/reuse.py): one campaign, or every campaign of a server.
     campaign: str | None = None
     server: str | None = None
+    kept: bool = True  # False: made at every build, never kept (an investigation reads anything)
 
 
 _con: duckdb.DuckDBPyConnection | None = None  # a worker's own connection
