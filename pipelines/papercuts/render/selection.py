@@ -59,8 +59,17 @@ def throughput_rows(con, campaign: str, server: str) -> Columns:
 @per_unit(16)  # the cost charts of a comparison, and the server page deciding whether to draw one
 def comparison_costs(con, campaign: str, server: str, base_build: str, base_config: str) -> tuple[dict, ...]:
     """Per-operation costs of a comparison at every thread count, each beside the base's."""
+    if (campaign, server) not in _costed(con):
+        return ()
     return tuple(fetch_dicts(con, query("op_costs_selection"), {"campaign": campaign, "server": server,
                                                                 "base_build": base_build, "base_config": base_config}))
+
+
+@lru_cache(maxsize=1)  # per process and connection
+def _costed(con) -> frozenset[tuple[str, str]]:
+    """(campaign, server) of every comparison with costs: most have none, and asking each took a
+    query of 6-7 ms, twice a comparison (its campaign's and its server's page: x100, 1.0 s of CPU)."""
+    return frozenset(con.execute(query("costed_pairs")).fetchall())
 
 
 def cost_variants(con, campaign: str, server: str, threads: int, base_build: str, base_config: str) -> list[str]:
