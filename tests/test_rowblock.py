@@ -182,19 +182,21 @@ def test_rows_keep_dicts_and_blocks_in_order_and_a_pickled_block_still_places_it
 
 
 def test_blocks_inserted_together_keep_every_row_in_order_with_its_file_and_line(monkeypatch):
-    """Consecutive blocks go to DuckDB in chunks (ingest/tables.py _insert_placed); a chunk ends
-    at CHUNK rows and before rows held as dicts. Every row is inserted once, in file order, with
-    the file and line it was read at."""
+    """Consecutive blocks go to DuckDB in one insert (ingest/tables.py _insert_placed), which ends
+    before rows held as dicts; those go CHUNK rows at a time. Every row is inserted once, in file
+    order, with the file and line it was read at."""
     from papercuts.ingest import tables as ingest_tables
 
-    monkeypatch.setattr(ingest_tables, "CHUNK", 3)  # blocks of 2 rows: b and c reach it together
+    monkeypatch.setattr(ingest_tables, "CHUNK", 3)  # blocks of 2 rows: b, c and e go together all the same
     blocks = [rowblock.read_block(f"{HEADER}\ns,b,c,m,,{k},{k}.5,\ns,b,c,m,,{k + 1},{k}.75,\n".encode(),
                                   f"{name}/results.csv", RESULTS, name, f"/p/{name}.csv")
               for name, k in (("a", 1), ("b", 3), ("c", 5), ("e", 7))]
-    inserted: list[int] = []
-    calls = ingest_tables.insert_columns
+    inserted: list[tuple[str, int]] = []  # blocks as Arrow tables, dict rows as lists
+    as_lists, as_arrow = ingest_tables.insert_columns, ingest_tables.insert_arrow
     monkeypatch.setattr(ingest_tables, "insert_columns",
-                        lambda con, *a: (inserted.append(len(a[2][0])), calls(con, *a))[1])
+                        lambda con, *a: (inserted.append(("lists", len(a[2][0]))), as_lists(con, *a))[1])
+    monkeypatch.setattr(ingest_tables, "insert_arrow",
+                        lambda con, *a: (inserted.append(("arrow", a[2].num_rows)), as_arrow(con, *a))[1])
     rows = rowblock.Rows()
     rows.add_block(blocks[0])
     rows += [{"campaign": "d", "server": "s", "build": "b", "config": "c", "microbenchmark": "m", "threads": 9,
@@ -209,8 +211,8 @@ def test_blocks_inserted_together_keep_every_row_in_order_with_its_file_and_line
         ("a", 1, 1.5, "/p/a.csv", 2), ("a", 2, 1.75, "/p/a.csv", 3), ("d", 9, 9.5, "/p/d.csv", 7),
         ("b", 3, 3.5, "/p/b.csv", 2), ("b", 4, 3.75, "/p/b.csv", 3), ("c", 5, 5.5, "/p/c.csv", 2),
         ("c", 6, 5.75, "/p/c.csv", 3), ("e", 7, 7.5, "/p/e.csv", 2), ("e", 8, 7.75, "/p/e.csv", 3)]
-    # a before the dict row, the dict row, b and c together (CHUNK reached), then what is left: e
-    assert inserted == [2, 1, 4, 2]
+    # a before the dict row, the dict row, then b, c and e together
+    assert inserted == [("arrow", 2), ("lists", 1), ("arrow", 6)]
 
 
 def test_a_whole_number_a_float_cannot_hold_exactly_is_left_to_the_row_by_row_reader():
@@ -221,7 +223,7 @@ def test_a_whole_number_a_float_cannot_hold_exactly_is_left_to_the_row_by_row_re
     from papercuts.contract import Column
 
     unbounded = Column("n", "int")
-    assert rowblock._typed(pa.array(["9007199254740991", ""]), unbounded) == [9007199254740991, None]
+    assert rowblock.as_list(rowblock._typed(pa.array(["9007199254740991", ""]), unbounded)) == [9007199254740991, None]
     assert rowblock._typed(pa.array(["9007199254740993"]), unbounded) is None
 
 
@@ -290,3 +292,37 @@ def test_distinct_sees_a_repeated_key_across_a_block_and_rows_held_as_dicts():
     assert not distinct(rows, ("build", "microbenchmark", "range", "threads"))
     assert distinct(rows, ("build", "microbenchmark", "range", "threads", "qps"))
     assert distinct([], ("build",))
+
+
+def test_a_text_column_is_held_as_a_dictionary_of_its_distinct_texts():
+    """validate/rowblock.py: a text column is typed once per distinct text and held as an Arrow
+    dictionary, which ingest hands to DuckDB; as a list, a repeated text is one object."""
+    import pyarrow as pa
+
+    from papercuts.contract import Column
+
+    typed = rowblock._typed(pa.array(["b2", "b1", "b2"]), Column("build", "id"))
+    assert isinstance(typed, pa.DictionaryArray) and typed.dictionary.to_pylist() == ["b2", "b1"]
+    texts = rowblock.as_list(typed)
+    assert texts == ["b2", "b1", "b2"] and texts[0] is texts[2]
+
+
+def test_a_block_column_arrow_cannot_cast_to_its_table_type_is_inserted_as_python_values():
+    """ingest _insert_placed: a block's columns go to DuckDB as Arrow, each cast to its table
+    column's type; a column that cannot be (a list per row, into text) goes as Python values, as
+    the rows held as dicts do: the same rows either way."""
+    from papercuts.ingest import tables as ingest_tables
+
+    block = rowblock.read_block(f"{HEADER}\ns,b,c,m,,1,1.5,\ns,b,c,m,,8,7.5,\n".encode(),
+                                "x/results.csv", RESULTS, "x", "/p/x.csv")
+    block.replace("config", [["c", "d"], ["e"]])
+    columns = ["campaign", "config", "threads", "file", "line"]
+    held = rowblock.Rows()
+    held.add_block(block)
+    found = []
+    for rows in (held, list(block.rows())):
+        con = duckdb.connect()
+        con.execute("CREATE TABLE t (campaign VARCHAR, config VARCHAR, threads INTEGER, file VARCHAR, line INTEGER)")
+        ingest_tables._insert_placed(con, "t", columns, rows)
+        found.append(con.execute("SELECT * FROM t").fetchall())
+    assert found[0] == found[1] == [("x", "[c, d]", 1, "/p/x.csv", 2), ("x", "[e]", 8, "/p/x.csv", 3)]

@@ -55,15 +55,29 @@ def insert_columns(con: duckdb.DuckDBPyConnection, table: str, columns: list[str
     per row: 6 s for the ladders of 10^5 results)."""
     if not values or not values[0]:
         return
-    quoted = ", ".join(f'"{c}"' for c in columns)
     try:
         incoming = pa.table({f"c{i}": pa.array(v) for i, v in enumerate(values)})
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
         selects = ", ".join(f"unnest(${i + 1})" for i in range(len(columns)))
-        con.execute(f"INSERT INTO {table} ({quoted}) SELECT {selects}", values)
+        con.execute(f"INSERT INTO {table} ({_quoted(columns)}) SELECT {selects}", values)
         return
+    insert_arrow(con, table, columns, incoming)
+
+
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], incoming: pa.Table) -> None:
+    """Insert an Arrow table's rows, its columns in the order of `columns` (DuckDB casts each to
+    the table's type)."""
     con.register("_incoming", incoming)
     try:
-        con.execute(f"INSERT INTO {table} ({quoted}) SELECT * FROM _incoming")
+        con.execute(f"INSERT INTO {table} ({_quoted(columns)}) SELECT * FROM _incoming")
     finally:
         con.unregister("_incoming")
+
+
+def arrow_schema(con: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> pa.Schema:
+    """The Arrow types DuckDB gives these columns of a table."""
+    return con.sql(f"SELECT {_quoted(columns)} FROM {table} LIMIT 0").to_arrow_table().schema
+
+
+def _quoted(columns: list[str]) -> str:
+    return ", ".join(f'"{c}"' for c in columns)

@@ -15,8 +15,8 @@ def canonicalize(ds: Dataset) -> None:
     for name in SERVER_ROWS:
         for part in parts(ds.rows.get(name, [])):
             if isinstance(part, Block):  # a plain file's rows, as columns
-                if "server" in part.columns and alias_of.keys() & set(part.columns["server"]):
-                    part.columns["server"] = [alias_of.get(s, s) for s in part.columns["server"]]
+                if "server" in part.columns and alias_of.keys() & part.distinct("server"):
+                    part.replace("server", [alias_of.get(s, s) for s in part.column("server")])
                 continue
             for row in part:
                 if row.get("server") in alias_of:

@@ -5,9 +5,11 @@ from itertools import groupby, pairwise
 from pathlib import Path
 
 import duckdb
+import numpy as np
+import pyarrow as pa
 
 from ..contract import ALL_TABLES
-from ..db import insert_columns, sql_files, table_name
+from ..db import arrow_schema, insert_arrow, insert_columns, sql_files, table_name
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
 from ..validate.rowblock import Block, Rows, parts
@@ -33,38 +35,66 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
         insert_columns(con, table, columns, [[r.get(c) for r in rows] for c in columns])
 
 
-# Rows inserted at a time: their columns are held twice, as lists and as Arrow arrays. x100, 10^6
-# results: 250,000 took the build's peak to about 1.0 GB during ingest, 100,000 to 0.8 GB (the
-# goal is 1 GB for the whole build), and ingest 0.3-0.5 s longer. Fewer, larger inserts are
-# faster: DuckDB writes a small one through its log (_insert_placed).
+# Rows held as dicts inserted at a time: their columns are held twice, as lists and as Arrow
+# arrays. x100, 10^6 results: 250,000 took the build's peak to about 1.0 GB during ingest, 100,000
+# to 0.8 GB (the goal is 1 GB for the whole build), and ingest 0.3-0.5 s longer.
 CHUNK = 100_000
 
 
 def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows) -> None:
     """As _insert, with file and line taken from where each row was read (no copy of a row); rows
-    may hold blocks (validate/rowblock.py), whose columns are inserted as they are, consecutive
-    blocks together up to CHUNK rows: DuckDB writes a small insert through its log and checkpoints
-    as that grows (x100, 10^6 results: 54 inserts of a block each took 2.8 s; 13 chunks 1.5 s)."""
-    pending: list[list] = [[] for _ in columns]
+    may hold blocks (validate/rowblock.py), whose Arrow columns are inserted as they are (their
+    text as dictionaries), consecutive blocks in one insert: it holds no copy of their rows, and
+    DuckDB writes an insert smaller than a row group through its log (x100, 10^6 results: a block
+    at a time 2.8 s; 100,000 rows at a time 1.5 s; all at once 0.6-0.7 s)."""
+    pending: list[pa.Table] = []
+    schema = None
 
     def flush() -> None:
-        if pending[0]:
-            insert_columns(con, table, columns, pending)
-            for column in pending:
-                column.clear()
+        if pending:
+            insert_arrow(con, table, columns, pa.concat_tables(pending))
+            pending.clear()
 
     for part in parts(rows):
         if isinstance(part, Block):
-            for column, c in zip(pending, columns, strict=True):
-                column += _block_column(part, c)
-            if len(pending[0]) >= CHUNK:
+            schema = schema or _dictionaries(arrow_schema(con, table, columns))
+            block = _block_table(part, columns, schema)
+            if block is None:  # a column Arrow cannot give as the table's type: as Python values
                 flush()
+                insert_columns(con, table, columns, [_block_column(part, c) for c in columns])
+            else:
+                pending.append(block)
             continue
         flush()
         for start in range(0, len(part), CHUNK):
             chunk = part[start:start + CHUNK]
             insert_columns(con, table, columns, [[r.get(PLACE.get(c, c)) for r in chunk] for c in columns])
     flush()
+
+
+def _dictionaries(schema: pa.Schema) -> pa.Schema:
+    """The table's Arrow types, a text as a dictionary (as a block holds it: DuckDB reads it as
+    text, each distinct value once)."""
+    text = pa.dictionary(pa.int32(), pa.string())
+    return pa.schema([pa.field(f.name, text) if pa.types.is_string(f.type) else f for f in schema])
+
+
+def _block_table(block: Block, columns: list[str], schema: pa.Schema) -> pa.Table | None:
+    """A block's rows with their file and line, each column cast to the table's Arrow type (a
+    whole number checked to fit), or None when one cannot be."""
+    try:
+        arrays = [_block_array(block, c).cast(schema.field(c).type) for c in columns]
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+        return None
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _block_array(block: Block, column: str) -> pa.Array:
+    if column == "file":
+        return pa.repeat(pa.scalar(block.published, pa.string()), block.n)
+    if column == "line":
+        return pa.array(np.arange(2, block.n + 2, dtype=np.int64))
+    return block.arrow(column)
 
 
 def _block_column(block: Block, column: str) -> list:

@@ -71,7 +71,7 @@ def _suspect_rows(rows, refs, known: dict[str, set[str]]):
     for part in parts(rows):
         if not isinstance(part, Block):
             yield from part
-        elif any(set(part.column(c.name)) - known[c.refers] - {None} for c in refs):
+        elif any(part.distinct(c.name) - known[c.refers] - {None} for c in refs):
             yield from part.rows()
 
 
@@ -111,7 +111,7 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
     reported = set()
     for part in ds.rows["results"].parts():
         if isinstance(part, Block):  # the distinct values of its columns
-            reported |= {(part.campaign, value) for column in RAW for value in set(part.column(column))}
+            reported |= {(part.campaign, value) for column in RAW for value in part.distinct(column)}
         else:
             reported |= {(r["campaign"], r[column]) for r in part for column in RAW}
     for row in ds.rows.get("profiles", []):  # counters belong to results, checked with them

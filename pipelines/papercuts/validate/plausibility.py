@@ -51,7 +51,7 @@ def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
     for campaign, rows in campaign_rows(ds.rows["results"]).items():
         builds = set()
         for part in rows.parts():
-            builds |= set(part.column("build")) if isinstance(part, Block) else {r["build"] for r in part}
+            builds |= part.distinct("build") if isinstance(part, Block) else {r["build"] for r in part}
         key = (ds.digests.get(campaign), sorted((b, dbms.get(b)) for b in builds))
         found = last.get(campaign)
         if key[0] is None or not (isinstance(found, tuple) and len(found) == 2 and found[0] == key):
@@ -122,11 +122,11 @@ def check_fit(ds: Dataset, problems: Problems) -> None:
     dates = {c["id"]: c.get("date", "") for c in ds.campaigns}
     shape: dict[tuple[str, str], dict] = {}
     for part in ds.rows["results"].parts():
-        if isinstance(part, Block) and len(set(part.column("server"))) == 1:  # its columns' distinct values
-            s = shape.setdefault((part.column("server")[0], part.campaign),
+        if isinstance(part, Block) and len(servers := part.distinct("server")) == 1:  # its columns' distinct values
+            s = shape.setdefault((servers.pop(), part.campaign),
                                  {"tests": set(), "threads": set(), "row": (part, 0)})
             s["tests"] |= set(zip(part.column("microbenchmark"), part.column("range"), strict=True))
-            s["threads"] |= set(part.column("threads"))
+            s["threads"] |= part.distinct("threads")
         else:
             _shape_rows(part, shape)
     by_server = defaultdict(list)
