@@ -188,3 +188,31 @@ def test_a_change_whose_place_is_not_sure_shows_its_span_in_the_index_and_on_its
     ladder, series, *_, sbv, sav, _, server, dbms, threads = wide[0]
     page = (site.public / "ladders" / f"{server}-{dbms}-{threads}" / "index.html").read_text()
     assert f'<span class="span">90% within {sbv} → {sav}</span>' in page
+
+
+def test_a_ladders_lines_are_each_groups_median_rqps_and_the_drift(site):
+    """ladder_lines (derive/ladders.py): per build of a ladder, the median over each group's
+    microbenchmarks of value / the first build's value, and exp(drift); every ladder has them."""
+    import math
+    import statistics
+
+    con = duckdb.connect(str(site.db), read_only=True)
+    ladder = "2025-11-28-pn53-mysql-5-6-to-9-5.pn53.mysql.innodb.c8r32.1"
+    values = con.execute("""
+        SELECT lb.position, lv."group", lv.microbenchmark, lv."range", lv.value
+        FROM ladder_values lv JOIN ladders l USING (campaign, server, dbms, engine, family, threads)
+        JOIN ladder_builds lb ON lb.ladder = l.ladder AND lb.build = lv.build AND lb.config = lv.config
+        WHERE l.ladder = ?""", [ladder]).fetchall()
+    first = {(m, r): v for p, _, m, r, v in values if p == 0}
+    by: dict[tuple, list[float]] = {}
+    for p, g, m, r, v in values:
+        if (m, r) in first:
+            by.setdefault((p, f"median: {g}"), []).append(v / first[(m, r)])
+    lines = {(p, s): (rqps, n) for p, s, rqps, n in con.execute(
+        "SELECT position, series, rqps, n FROM ladder_lines WHERE ladder = ?", [ladder]).fetchall()}
+    medians = {k: v for k, v in lines.items() if k[1] != "drift: all"}
+    assert len(medians) > 20 and medians == {k: (statistics.median(v), len(v)) for k, v in by.items()}
+    drift = con.execute("SELECT position, drift FROM ladder_builds WHERE ladder = ?", [ladder]).fetchall()
+    assert {p: lines[(p, "drift: all")][0] for p, _ in drift} == {p: math.exp(d) for p, d in drift}
+    assert con.execute("SELECT count(*) FROM ladder_lines WHERE series = 'drift: all'").fetchone() == \
+        con.execute("SELECT count(*) FROM ladder_builds").fetchone()

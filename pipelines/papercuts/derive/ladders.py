@@ -2,7 +2,8 @@
 
 The SQL gives the values; the search for steps (derive/changepoints.py) is Python because it is a
 recursion over each series. Results go back into DuckDB as three tables for render and export:
-ladders, ladder_builds (position, drift) and change_points.
+ladders, ladder_builds (position, drift) and change_points; and SQL makes of them a fourth, the
+lines the ladder charts draw (ladder_lines).
 """
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ CREATE TABLE change_points (
     "first" INTEGER NOT NULL, "last" INTEGER NOT NULL, span_before VARCHAR NOT NULL, span_after VARCHAR NOT NULL,
     span_before_version VARCHAR NOT NULL, span_after_version VARCHAR NOT NULL
 );
+CREATE TABLE ladder_lines (
+    campaign VARCHAR NOT NULL, server VARCHAR NOT NULL, ladder VARCHAR NOT NULL, position INTEGER NOT NULL,
+    variant VARCHAR NOT NULL, version VARCHAR NOT NULL, series VARCHAR NOT NULL, rqps DOUBLE NOT NULL,
+    n BIGINT NOT NULL
+);
 """
 
 KEY = ("campaign", "server", "dbms", "engine", "family", "threads")
@@ -55,10 +61,11 @@ FROM ladder_values
 WHERE NOT list_contains($kept::VARCHAR[], campaign)
 ORDER BY rowid
 """
-TABLES = ("ladders", "ladder_builds", "change_points")
+SEARCHED = ("ladders", "ladder_builds", "change_points")  # their rows made by _search
+TABLES = (*SEARCHED, "ladder_lines")  # and the charts' lines, made of them in SQL
 # Their kept rows, in an order that allows it (a ladder's builds by the ladders kept): previous.start.
 IN_PLACE = {"ladders": previous.KEPT, "ladder_builds": "ladder IN (SELECT ladder FROM ladders)",
-            "change_points": previous.KEPT}
+            "change_points": previous.KEPT, "ladder_lines": previous.KEPT}
 
 
 def ladder_id(campaign: str, server: str, dbms: str, engine: str, family: str, threads: int) -> str:
@@ -117,8 +124,10 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
             if copied := (last.to_copy("ladders", group) if placed else group):
                 _copy(con, copied)
         else:
-            for table, rows in zip(TABLES, searched, strict=True):
+            for table, rows in zip(SEARCHED, searched, strict=True):
                 _insert(con, table, [r for c in group for r in rows.get(c, [])])
+            with on_threads(con, cores):
+                con.execute(query("ladder_lines_insert"), {"campaigns": group})
     con.execute(query("known_matches"))
     return con.execute("SELECT count(*) FROM ladders").fetchone()[0]
 
