@@ -120,6 +120,22 @@ def test_the_base_named_in_campaign_toml_wins_over_the_oldest_build(tmp_path):
                     {"build": "my8040", "config": "cfg_spin5", "microbenchmark": "update-index", "rqps": 3.0}]
 
 
+def test_file_rows_count_every_row_of_each_campaign_file_and_server():
+    """file_rows (sql/models/16_*), which campaign and server pages read instead of the tables of
+    rows: a count per campaign, server and file of each table's rows, results marked measured."""
+    con = database(PROJECT / "data")
+    by_tables = con.execute("""
+        SELECT campaign, server, file, measured, count(*) FROM (
+            SELECT campaign, server, file, true AS measured FROM results
+            UNION ALL SELECT campaign, server, file, false FROM relative
+            UNION ALL SELECT campaign, server, file, false FROM summaries
+            UNION ALL SELECT campaign, server, file, false FROM observations)
+        GROUP BY ALL ORDER BY ALL""").fetchall()
+    assert con.execute("SELECT * FROM file_rows ORDER BY ALL").fetchall() == by_tables
+    assert {m for *_, m, _ in by_tables} == {True, False}
+    assert any(s is None for _, s, *_ in by_tables)  # observations of no server are counted too
+
+
 def test_derived_tables_are_the_same_bits_on_every_build():
     """Floats summed by a parallel aggregate come out in whatever order its threads finish: the
     shipped data's rqps_summary.avg differed in the last bit between builds (and with it the

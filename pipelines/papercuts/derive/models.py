@@ -16,7 +16,7 @@ from .ladders import build_ladders
 # thread: a parallel aggregate adds a group's floats in the order its threads finish, so avg() and
 # regr_*() could differ in the last bit from one build to the next (the shipped data's
 # rqps_summary did, and its summary charts' CSVs with it).
-ALL_CORES = ("rqps", "ladder_values")
+ALL_CORES = ("rqps", "ladder_values", "file_rows")
 
 # Models whose every row belongs to one campaign and is made from that campaign's rows of SOURCES
 # or of the PER_CAMPAIGN models before it (with tables every campaign shares), stored campaign by
@@ -25,8 +25,8 @@ ALL_CORES = ("rqps", "ladder_values")
 # added, the first three were 2.1 s of the 2.9 s the models took, and comparisons 0.23 s (0.03 s
 # so). Not rqps_summary: made from all of rqps it took 0.21-0.29 s, its 75,000 rows copied alone
 # 0.16-0.22 s.
-PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values", "comparisons")
-SOURCES = ("results", "relative")
+PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values", "comparisons", "file_rows")
+SOURCES = ("results", "relative", "summaries", "observations")
 # The tables of campaign rows a build may keep in a copy of the last database (previous.start).
 IN_PLACE = {**{name: previous.KEPT for name in PER_CAMPAIGN}, **ladders.IN_PLACE}
 FRESH = "fresh"  # the scratch schema the changed campaigns' rows are made in

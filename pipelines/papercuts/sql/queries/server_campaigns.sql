@@ -1,8 +1,5 @@
 -- Campaigns with any row on one server, newest first.
 SELECT DISTINCT c.id, c.title, c.date, c.sysbench, c.contributor, s.title AS source_title
 FROM campaigns c JOIN sources s ON s.id = c.source
-WHERE c.id IN (SELECT campaign FROM results WHERE server = $server
-               UNION SELECT campaign FROM relative WHERE server = $server
-               UNION SELECT campaign FROM summaries WHERE server = $server
-               UNION SELECT campaign FROM observations WHERE server = $server)
+WHERE c.id IN (SELECT campaign FROM file_rows WHERE server = $server)
 ORDER BY c.date DESC, c.id;

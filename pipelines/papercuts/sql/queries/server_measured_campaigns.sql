@@ -1,2 +1,2 @@
 -- The campaigns with measured results on one server.
-SELECT DISTINCT campaign FROM results WHERE server = $s ORDER BY campaign;
+SELECT DISTINCT campaign FROM file_rows WHERE server = $s AND measured ORDER BY campaign;
