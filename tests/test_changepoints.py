@@ -206,7 +206,8 @@ def test_ladder_values_are_stored_in_ladder_order_and_series_numbered_as_sql_ran
     import duckdb
     import numpy as np
 
-    from papercuts.derive.ladders import KEY, _series_keys, _starts
+    from papercuts.derive.ladders import KEY, _series_keys
+    from papercuts.runs import run_starts
 
     con = duckdb.connect(str(site.db), read_only=True)
     ladder = ", ".join(KEY)
@@ -216,6 +217,6 @@ def test_ladder_values_are_stored_in_ladder_order_and_series_numbered_as_sql_ran
     t = con.sql(f"SELECT *, dense_rank() OVER (PARTITION BY {ladder} ORDER BY microbenchmark, \"range\") - 1 "
                 "AS series_pos FROM ladder_values ORDER BY rowid").to_arrow_table()
     keys, want = _series_keys(t), t.column("series_pos").to_numpy()
-    bounds = np.append(np.flatnonzero(_starts(t, KEY)), t.num_rows)
+    bounds = np.append(np.flatnonzero(run_starts(t, KEY)), t.num_rows)
     for s, e in zip(bounds[:-1], bounds[1:], strict=True):
         assert np.unique(keys[s:e], return_inverse=True)[1].tolist() == want[s:e].tolist()

@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 
 from ..db import insert_columns, on_threads, query
 from ..ingest import previous
+from ..runs import run_starts
 from .changepoints import detect
 
 MIN_BUILDS = 3  # two builds are a comparison, not a ladder
@@ -74,17 +75,6 @@ def ladder_id(campaign: str, server: str, dbms: str, engine: str, family: str, t
 
 def series_name(test: str, rng: int | None) -> str:
     return f"{test} range {rng}" if rng is not None else test
-
-
-def _starts(table: pa.Table, columns: tuple[str, ...]) -> np.ndarray:
-    """Where a run of equal rows (over these columns) begins: compared in Arrow, no Python
-    object per value."""
-    new = np.zeros(table.num_rows, dtype=bool)
-    new[:1] = True
-    for name in columns if table.num_rows > 1 else ():
-        c = table.column(name).combine_chunks()
-        new[1:] |= pc.not_equal(c.slice(1), c.slice(0, len(c) - 1)).to_numpy(zero_copy_only=False)
-    return new
 
 
 def _series_keys(table: pa.Table) -> np.ndarray:
@@ -162,8 +152,8 @@ def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[di
     series_keys = _series_keys(t)
     has_var = pc.is_valid(t.column("log_var")).to_numpy(zero_copy_only=False)
     log_var = pc.fill_null(t.column("log_var"), 0.0).to_numpy()
-    bounds = np.append(np.flatnonzero(_starts(t, KEY)), t.num_rows)
-    variant_starts = _starts(t, (*KEY, "build", "config"))
+    bounds = np.append(np.flatnonzero(run_starts(t, KEY)), t.num_rows)
+    variant_starts = run_starts(t, (*KEY, "build", "config"))
     ladders, positions, changes = defaultdict(list), defaultdict(list), defaultdict(list)
     for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
         firsts = s + np.flatnonzero(variant_starts[s:e])

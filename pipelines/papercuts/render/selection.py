@@ -8,11 +8,14 @@ import re
 from functools import lru_cache
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..db import fetch_dicts, query
 from ..problems import UserError
+from ..runs import run_starts
 from . import colours
-from .columns import Columns
+from .columns import Columns, arrow_of
 from .specs import GROUP_ORDER
 
 _PER_UNIT: list = []  # the caches forget() clears after each unit
@@ -126,44 +129,52 @@ class _Rows:
     """A comparison's rows (rqps_selection) as numpy arrays, with what every chart of it reads:
     each row's label, its variant as a number and its microbenchmark's rank. A comparison's five
     heatmaps each picked their thread count's rows and sorted them in Python, row by row (x100:
-    a tenth of a second a campaign)."""
+    a tenth of a second a campaign). Read from Arrow: a label and a rank per run of rows of one
+    microbenchmark (the query's order), not per row (x100: 20,000 rows a comparison, 200 runs)."""
 
-    def __init__(self, source: Columns) -> None:
-        self.source, self.n = source, len(source)
+    def __init__(self, table: pa.Table) -> None:
+        self.table, self.n = table, table.num_rows
         self._columns: dict[str, np.ndarray] = {}
-        self.threads = np.array(source["threads"], dtype=np.int64)
-        self.variants: list[str] = list(dict.fromkeys(source["variant"]))  # in the rows' order
+        self.threads = table.column("threads").to_numpy().astype(np.int64)
+        variant = pc.dictionary_encode(table.column("variant").combine_chunks())  # numbered as first met
+        self.variants: list[str] = variant.dictionary.to_pylist()  # in the rows' order
         self.code = {v: k for k, v in enumerate(self.variants)}
-        self.variant_code = np.array([self.code[v] for v in source["variant"]], dtype=np.int64)
-        labels = {key: label(*key) for key in set(zip(source["microbenchmark"], source["range"], strict=True))}
-        names = [labels[key] for key in zip(source["microbenchmark"], source["range"], strict=True)]
-        self.name = np.fromiter(names, dtype=object, count=len(names))
-        self.group = self.column("group")
-        keys = [(GROUP_ORDER.index(g), n) for g, n in zip(source["group"], names, strict=True)]
+        self.variant_code = variant.indices.to_numpy().astype(np.int64)
+        starts = np.flatnonzero(run_starts(table, ("group", "microbenchmark", "range")))
+        sizes = np.diff(np.append(starts, self.n))
+        group, name, rng = (table.column(k).take(pa.array(starts, pa.int64())).to_pylist()
+                            for k in ("group", "microbenchmark", "range"))
+        labels = [label(n, r) for n, r in zip(name, rng, strict=True)]
+        keys = [(GROUP_ORDER.index(g), n) for g, n in zip(group, labels, strict=True)]
         rank = {key: k for k, key in enumerate(sorted(set(keys)))}
-        self.microbenchmark_rank = np.array([rank[key] for key in keys], dtype=np.int64)
+        self.name = np.repeat(np.array(labels, dtype=object), sizes)
+        self.group = self._columns["group"] = np.repeat(np.array(group, dtype=object), sizes)
+        self.microbenchmark_rank = np.repeat(np.array([rank[key] for key in keys], dtype=np.int64), sizes)
 
     def column(self, name: str) -> np.ndarray:
         if name not in self._columns:
-            self._columns[name] = np.fromiter(self.source[name], dtype=object, count=self.n)
+            self._columns[name] = np.fromiter(self.table.column(name).to_pylist(), dtype=object, count=self.n)
         return self._columns[name]
+
+    def at(self, name: str, i: int):
+        return self.table.column(name)[i].as_py()
 
 
 @per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
 def _comparison(con, campaign: str, server: str, base_build: str, base_config: str) -> _Rows:
-    return _Rows(Columns.of_query(con, query("rqps_selection"), {"campaign": campaign, "server": server,
-                                                                 "base_build": base_build, "base_config": base_config}))
+    return _Rows(arrow_of(con, query("rqps_selection"), {"campaign": campaign, "server": server,
+                                                         "base_build": base_build, "base_config": base_config}))
 
 
 def _by_version(every: _Rows, at: np.ndarray) -> list[str]:
     """The variants of these rows by version (never by string), then build and config in natural
     order (as first met in the rows: a tie keeps that order)."""
     codes, first = np.unique(every.variant_code[at], return_index=True)
-    rank, build, config = (every.source[k] for k in ("version_rank", "build", "config"))
     seen: dict[str, tuple] = {}
     for pos, code in sorted(zip(first.tolist(), codes.tolist(), strict=True)):
         i = int(at[pos])
-        seen[every.variants[code]] = (rank[i], natural(build[i]), natural(config[i]))
+        seen[every.variants[code]] = (every.at("version_rank", i), natural(every.at("build", i)),
+                                      natural(every.at("config", i)))
     return sorted(seen, key=lambda v: seen[v])
 
 
