@@ -201,7 +201,7 @@ def test_a_span_weighs_each_split_by_its_likelihood_as_worked_by_hand():
 
 def test_ladder_values_are_stored_in_ladder_order_and_series_numbered_as_sql_ranks_them(site):
     """derive/ladders.py reads ladder_values by rowid and numbers each ladder's series itself: the
-    table must be stored ladder by ladder, builds by version (sql/models/14_ladder_values.sql), and
+    table must be stored ladder by ladder, builds by version (sql/models/03_ladder_values.sql), and
     the numbering must be SQL's dense rank of (microbenchmark, range) in each ladder."""
     import duckdb
     import numpy as np

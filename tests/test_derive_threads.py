@@ -9,7 +9,7 @@ from papercuts.derive.ladders import build_ladders
 
 # SYNTHETIC: 24 campaigns × 2 thread counts × 12 builds × 2 configs × 175 microbenchmarks × 2 ranges
 # = 403,200 values, a few row groups, so that DuckDB reads them on more than one thread; stored in
-# ladder order, as sql/models/14_ladder_values.sql stores them. Build names do not sort as their
+# ladder order, as sql/models/03_ladder_values.sql stores them. Build names do not sort as their
 # versions; some series step at the sixth build.
 VALUES = """
 CREATE TABLE builds AS
@@ -46,6 +46,26 @@ def test_ladders_read_on_two_threads_are_those_read_on_one():
         assert two[table] == one[table], table
 
 
+def test_a_search_made_beside_other_queries_gives_the_same_ladders_and_leaves_no_thread():
+    """derive starts the ladders' search (ladders.Search) once ladder_values is made and makes its
+    other models meanwhile: the same rows as a search made alone, and its thread has ended when
+    build_ladders returns (the render stage forks its workers only when no other thread runs)."""
+    import threading
+
+    from papercuts.derive.ladders import Search
+
+    alone = ladders_on(2)
+    con = duckdb.connect()
+    con.execute(VALUES)
+    con.execute("SET threads = 1")
+    before = threading.active_count()
+    search = Search(con, 2, frozenset())
+    con.execute("CREATE TABLE beside AS SELECT campaign, max(value) FROM ladder_values GROUP BY ALL")  # a model
+    assert build_ladders(con, 2, search=search) == 48
+    assert threading.active_count() == before and not search.is_alive()
+    assert {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in alone} == alone
+
+
 # SYNTHETIC: 30 campaigns × 12 builds × 2 configs × 175 microbenchmarks × 2 ranges × 2 thread counts
 # = 504,000 measured values (several row groups), and published ratios for two more campaigns.
 SOURCES = """
@@ -70,6 +90,13 @@ SELECT 'p' || c AS campaign, 's' AS server, th AS threads, 'b0' AS base_build, '
        'b' || b AS build, 'z1a_c8r32' AS config, 'test-' || m AS microbenchmark, 10 AS "range",
        0.5 + (hash(c, b, m, th) % 100)::DOUBLE / 100 AS rqps
 FROM range(2) a(c), range(1, 12) v(b), range(175) w(m), (VALUES (1), (16)) t(th);
+ALTER TABLE relative ADD COLUMN file VARCHAR DEFAULT 'relative.csv';
+CREATE TABLE results AS
+SELECT campaign, server, 'results-' || (hash(build, microbenchmark) % 3) || '.csv' AS file FROM measured_qps;
+CREATE TABLE summaries AS SELECT * FROM relative LIMIT 0;
+CREATE TABLE observations AS
+SELECT 'o' || (i % 3) AS campaign, CASE WHEN i % 2 = 0 THEN 's' END AS server, 'observations.csv' AS file
+FROM range(50) t(i);
 """
 
 
@@ -95,7 +122,8 @@ def test_models_made_on_every_core_are_those_made_on_one_row_for_row():
     place depends on how many threads made them (the incremental build's test holds the database
     to a clean build's, row for row)."""
     one, two = models_on(1), models_on(2)
-    assert set(one) == {"rqps", "ladder_values"}
+    assert set(one) == {"rqps", "ladder_values", "file_rows"}
+    assert len(one["file_rows"]) == 30 * 3 + 2 + 3 * 2  # results files, relative, observations with and without
     assert len(one["rqps"]) == 30 * (12 * 2 - 1) * 175 * 2 * 2 + 2 * 11 * 175 * 2  # every variant but the base
     for table in one:
         assert two[table] == one[table], table

@@ -30,7 +30,7 @@ def on_threads(con: duckdb.DuckDBPyConnection, n: int | None):
 
 
 def table_name(path: Path) -> str:
-    """'03_rqps.sql' holds the model 'rqps'."""
+    """'04_rqps.sql' holds the model 'rqps'."""
     return path.stem.split("_", 1)[1]
 
 

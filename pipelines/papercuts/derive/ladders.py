@@ -1,4 +1,4 @@
-"""Stage 3b: version ladders and their change points, from ladder_values (sql/models/14_*).
+"""Stage 3b: version ladders and their change points, from ladder_values (sql/models/03_*).
 
 The SQL gives the values; the search for steps (derive/changepoints.py) is Python because it is a
 recursion over each series. Results go back into DuckDB as three tables for render and export:
@@ -8,6 +8,7 @@ lines the ladder charts draw (ladder_lines).
 from __future__ import annotations
 
 import math
+import threading
 from collections import defaultdict
 from itertools import groupby
 
@@ -54,7 +55,7 @@ CREATE TABLE ladder_lines (
 
 KEY = ("campaign", "server", "dbms", "engine", "family", "threads")
 
-# A row per value, in ladder order: the order ladder_values is stored in (sql/models/14_*).
+# A row per value, in ladder order: the order ladder_values is stored in (sql/models/03_*).
 VALUES = """
 SELECT campaign, server, dbms, engine, family, threads, build, config, version,
        microbenchmark, "range", "group", value, repetitions, log_var
@@ -94,19 +95,50 @@ def _pick(table: pa.Table, name: str, rows) -> list:
     return table.column(name).take(pa.array(rows, type=pa.int64())).to_pylist()
 
 
+class Search(threading.Thread):
+    """The search of the ladders of every campaign not kept, on a thread of its own, from their
+    values read when it starts: derive makes its other models meanwhile (a DuckDB query gives up
+    the GIL while it runs; the search is Python and numpy, on the values alone, so its rows are the
+    same whatever runs beside it). x100: 1.5-2 s of search beside about 2 s of models."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> None:
+        super().__init__(name="ladder search", daemon=True)  # daemon: a failed build does not wait for it
+        # Read on every core (`cores`; derive runs most of its models on one), in the order
+        # ladder_values is stored in (its rowid), the same on any number of threads.
+        with on_threads(con, cores):
+            self.values = con.sql(VALUES, params={"kept": sorted(kept)}).to_arrow_table().combine_chunks()
+        self.rows: tuple[dict, dict, dict] | None = None
+        self.error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.rows = _search(self.values)
+        except BaseException as e:  # noqa: BLE001 - raised again in the thread that waits
+            self.error = e
+
+    def result(self) -> tuple[dict, dict, dict]:
+        """The search's rows, once its thread has ended (joined: no thread is left behind, and the
+        render stage forks its workers only with none)."""
+        self.join()
+        if self.error is not None:
+            raise self.error
+        return self.rows
+
+
 def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
-                  last: previous.Last = previous.NOTHING) -> int:
+                  last: previous.Last = previous.NOTHING, search: Search | None = None) -> int:
     """Fill ladders, ladder_builds and change_points; returns how many ladders there are.
 
     A ladder is a function of its campaign's rows and the inputs every campaign shares, so the
     ladders of kept campaigns (unchanged since the last build, made by the same code of the same
     shared inputs: ingest/previous.py) are taken from the last build's database and only the
     others are searched. Every table keeps a clean build's row order: campaign by campaign, in the
-    order the values are read."""
+    order the values are read. `search`: one started already (Search), else one starts now."""
+    searched = (search or Search(con, cores, last.kept)).result()
     placed = set(TABLES) <= last.placed  # kept rows in place already (a seeded database)
     if not placed:
         con.execute(SCHEMA)
-    searched = _search(con, cores, last.kept)
     order = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_values ORDER BY campaign").fetchall()]
     for from_last, group in groupby(order, key=lambda c: c in last.kept):
         group = list(group)
@@ -137,16 +169,12 @@ def _copy(con: duckdb.DuckDBPyConnection, campaigns: list[str]) -> None:
                     [campaigns])
 
 
-def _search(con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> tuple[dict, dict, dict]:
-    """The ladders, their builds and their change points of every campaign not kept, as rows per
+def _search(t: pa.Table) -> tuple[dict, dict, dict]:
+    """The ladders, their builds and their change points of these values (Search), as rows per
     campaign, one dict per table.
 
     The rows come as Arrow columns, a ladder is a slice of them and its values a matrix (series x
-    builds): no Python object per value (10^6 values at x100 took 5 s as tuples). They are read on
-    every core (`cores`; derive runs most of its models on one), in the order ladder_values is
-    stored in (its rowid), the same on any number of threads."""
-    with on_threads(con, cores):
-        t = con.sql(VALUES, params={"kept": sorted(kept)}).to_arrow_table().combine_chunks()
+    builds): no Python object per value (10^6 values at x100 took 5 s as tuples)."""
     value = t.column("value").to_numpy().astype(float)
     reps_all = t.column("repetitions").to_numpy()
     series_keys = _series_keys(t)

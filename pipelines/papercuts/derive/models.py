@@ -17,6 +17,7 @@ from .ladders import build_ladders
 # regr_*() could differ in the last bit from one build to the next (the shipped data's
 # rqps_summary did, and its summary charts' CSVs with it).
 ALL_CORES = ("rqps", "ladder_values", "file_rows")
+LADDER_VALUES = "ladder_values"  # an early model (03_*): the ladders' search runs beside those after it
 
 # Models whose every row belongs to one campaign and is made from that campaign's rows of SOURCES
 # or of the PER_CAMPAIGN models before it (with tables every campaign shares), stored campaign by
@@ -41,6 +42,7 @@ def derive(con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHIN
         if kept:
             _fresh_sources(con, [c for c in campaigns if c not in kept])
         done = []
+        search = None
         for path in sql_files("models"):
             name = table_name(path)
             with on_threads(con, cores if name in ALL_CORES else 1):
@@ -49,9 +51,11 @@ def derive(con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHIN
                 else:
                     con.execute(path.read_text())
             done.append(path.stem)
+            if name == LADDER_VALUES:  # the ladders are searched while the later models are made
+                search = ladders.Search(con, cores, kept)
         if kept:
             con.execute(f"DROP SCHEMA {FRESH} CASCADE")
-        build_ladders(con, cores, last)
+        build_ladders(con, cores, last, search)
         done.append("ladders")
         return done
 
