@@ -32,3 +32,10 @@ def test_a_comparisons_rows_are_labelled_and_ranked_by_group_then_label():
     assert rows.group.tolist() == ["point", "point", "point", "range", "write", "write"]
     assert rows.variants == ["b.c", "a.c"] and rows.variant_code.tolist() == [0, 1, 0, 1, 0, 0]
     assert rows.threads.tolist() == [1, 8, 1, 1, 1, 8] and rows.at("build", 1) == "a"
+
+
+def test_a_columns_values_in_the_order_the_rows_first_give_them():
+    """selection.in_order: a server page's throughput variants come by version as the query
+    orders its rows, never by their names (b10 before b9 here)."""
+    column = pa.chunked_array([["b10", "b9"], ["b10", "a"]])
+    assert selection.in_order(column) == ["b10", "b9", "a"]

@@ -27,7 +27,10 @@ class Columns:
 
     @classmethod
     def of_query(cls, con: duckdb.DuckDBPyConnection, sql: str, params: dict) -> Columns:
-        table = arrow_of(con, sql, params)
+        return cls.of_arrow(arrow_of(con, sql, params))
+
+    @classmethod
+    def of_arrow(cls, table: pa.Table) -> Columns:
         return cls({name: table.column(name).to_pylist() for name in table.column_names})
 
     @property

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import specs, tables
@@ -81,9 +84,9 @@ def published_summary(con, d, where):
                   "base_config", "threads", "origin"])
 
 
-def _throughput(con, d, where) -> Columns:
+def _throughput(con, d, where) -> pa.Table:
     rows = throughput_rows(con, d["campaign"], d["server"])
-    if not rows:
+    if not rows.num_rows:
         raise UserError(f"{where}: no results for {d['server']} in campaign {d['campaign']}")
     return rows
 
@@ -92,16 +95,16 @@ def _throughput(con, d, where) -> Columns:
             doc="QPS against the thread count, one line per variant, one microbenchmark at a time (a menu).")
 def throughput_lines(con, d, where):
     variants = list(d["variants"])
-    wanted = set(variants)
-    every = _throughput(con, d, where)
-    variant, tests, ranges, threads, qps = (every[k] for k in ("variant", "microbenchmark", "range", "threads", "qps"))
-    at = [i for i, v in enumerate(variant) if v in wanted]  # a server page draws the newest 16 of them all
-    found = {variant[i] for i in at}
+    every = _throughput(con, d, where)  # a server page draws the newest 16 variants of them all
+    picked = every.filter(pc.is_in(every.column("variant"), value_set=pa.array(variants, pa.string())))
+    variant, tests, ranges, threads, qps = (picked.column(k).to_pylist()
+                                            for k in ("variant", "microbenchmark", "range", "threads", "qps"))
+    found = set(variant)
     missing = [v for v in variants if v not in found]
     if missing:
         raise UserError(f"{where}: no results for {', '.join(missing)} in campaign {d['campaign']}")
-    rows = [{"variant": variant[i], "microbenchmark": label(tests[i], ranges[i]), "threads": threads[i],
-             "qps": qps[i]} for i in at]
+    rows = [{"variant": v, "microbenchmark": label(t, r), "threads": n, "qps": q}
+            for v, t, r, n, q in zip(variant, tests, ranges, threads, qps, strict=True)]
     place = {v: i for i, v in enumerate(variants)}
     rows.sort(key=lambda r: (place[r["variant"]], r["microbenchmark"], r["threads"]))
     microbenchmarks = sorted({r["microbenchmark"] for r in rows})
@@ -111,7 +114,7 @@ def throughput_lines(con, d, where):
             for m in microbenchmarks for t in threads if any((m, t, v) in grid for v in variants)]
     table = tables.table([("microbenchmark", False), ("threads", True)] + [(v, True) for v in variants], body,
                          labels=2)
-    unit = _lookup(con, "microbenchmark_units")[tests[at[0]]]
+    unit = _lookup(con, "microbenchmark_units")[tests[0]]
     return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, unit, microbenchmarks), table,
                  ["variant", "microbenchmark", "threads", "qps"])
 
@@ -136,7 +139,7 @@ def throughput_vs_setting(con, d, where):
     setting, threads = d["setting"], int(d["threads"])
     rows = []
     settings = _lookup(con, "config_settings")
-    for r in _throughput(con, d, where):
+    for r in Columns.of_arrow(_throughput(con, d, where)):
         value = _setting_value(settings[r["config"]], setting)
         if r["threads"] == threads and value is not None:
             rows.append({"config": r["config"], "setting_value": value, "threads": r["threads"],
@@ -156,7 +159,7 @@ def throughput_vs_setting(con, d, where):
     body = [[tables.cell(r["setting_value"]), tables.cell(r["config"]), tables.cell(tables.fmt(r["qps"]))]
             for r in rows]
     table = tables.table([(setting, True), ("config", False), ("throughput", True)], body)
-    unit = _lookup(con, "microbenchmark_units")[_throughput(con, d, where)["microbenchmark"][0]]
+    unit = _lookup(con, "microbenchmark_units")[_throughput(con, d, where).column("microbenchmark")[0].as_py()]
     return Drawn(rows, specs.throughput_by_setting(d["title"], rows, setting, unit), table,
                  ["setting_value", "config", "build", "microbenchmark", "threads", "qps", "setting_order"])
 

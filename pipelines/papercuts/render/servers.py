@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import pyarrow.compute as pc
 
 from ..db import fetch_dicts, query
 from ..paths import campaign_url, investigation_url
@@ -18,7 +19,7 @@ from .charts import make_charts
 from .embeds import page_as_of
 from .frontmatter import split
 from .ladder_links import ladder_links
-from .selection import cost_variants, natural, slug, throughput_rows
+from .selection import cost_variants, in_order, natural, slug, throughput_rows
 from .site_rows import rows_of
 from .units import Unit
 
@@ -86,13 +87,13 @@ def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
     measured = fetch_dicts(con, query("server_measured_campaigns"), {"s": server})
     for m in measured:
         rows = throughput_rows(con, m["campaign"], server)
-        variants = list(dict.fromkeys(rows["variant"]))  # by version
-        if len(set(rows["threads"])) > 1:
+        variants = in_order(rows.column("variant"))  # by version
+        if pc.count_distinct(rows.column("threads")).as_py() > 1:
             # The newest variants, as many as its table shows: a hundred lines in one chart (x100)
             # are read by no one, and were 55 of the 334 MB the x100 site wrote.
             drawn = variants[-tables.SHOWN_COLUMNS:]
             caption = ("A line per variant for one microbenchmark; the menu under the chart picks which."
-                       if len(set(zip(rows["microbenchmark"], rows["range"], strict=True))) > 1 else "")
+                       if rows.group_by(["microbenchmark", "range"]).aggregate([]).num_rows > 1 else "")
             if len(drawn) < len(variants):
                 caption += (f" It draws the newest {len(drawn)} of the campaign's {len(variants)} variants; "
                             "the campaign's page has the results of them all.")
