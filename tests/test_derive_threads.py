@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import duckdb
 
-from papercuts.derive.ladders import build_ladders
+from papercuts.derive.ladders import TABLES, build_ladders
 
 # SYNTHETIC: 24 campaigns × 2 thread counts × 12 builds × 2 configs × 175 microbenchmarks × 2 ranges
 # = 403,200 values, a few row groups, so that DuckDB reads them on more than one thread; stored in
@@ -35,7 +35,7 @@ def ladders_on(cores: int) -> dict[str, list]:
     con.execute("SET threads = 1")  # as derive leaves it
     built = build_ladders(con, cores)
     assert built == 48
-    return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in ("ladders", "ladder_builds", "change_points")}
+    return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
 
 
 def test_ladders_read_on_two_threads_are_those_read_on_one():
@@ -127,3 +127,25 @@ def test_models_made_on_every_core_are_those_made_on_one_row_for_row():
     assert len(one["rqps"]) == 30 * (12 * 2 - 1) * 175 * 2 * 2 + 2 * 11 * 175 * 2  # every variant but the base
     for table in one:
         assert two[table] == one[table], table
+
+
+def test_a_model_failing_beside_the_search_leaves_no_thread(tmp_path, monkeypatch):
+    """derive joins the ladders' search before it raises a later model's error: a process that
+    goes on (tests, papercuts serve) forks its workers only when no other thread runs."""
+    import threading
+
+    import pytest
+
+    from papercuts.derive import models
+
+    (tmp_path / "03_ladder_values.sql").write_text("CREATE TABLE ladder_values AS SELECT * FROM given")
+    (tmp_path / "04_broken.sql").write_text("CREATE TABLE broken AS SELECT * FROM no_such_table")
+    monkeypatch.setattr(models, "sql_files", lambda folder: sorted(tmp_path.glob("*.sql")))
+    con = duckdb.connect()
+    con.execute(VALUES)
+    con.execute("ALTER TABLE ladder_values RENAME TO given")
+    con.execute("CREATE TABLE campaigns AS SELECT DISTINCT campaign AS id FROM given")
+    before = threading.active_count()
+    with pytest.raises(duckdb.CatalogException, match="no_such_table"):
+        models.derive(con)
+    assert threading.active_count() == before

@@ -216,3 +216,5 @@ def test_a_ladders_lines_are_each_groups_median_rqps_and_the_drift(site):
     assert {p: lines[(p, "drift: all")][0] for p, _ in drift} == {p: math.exp(d) for p, d in drift}
     assert con.execute("SELECT count(*) FROM ladder_lines WHERE series = 'drift: all'").fetchone() == \
         con.execute("SELECT count(*) FROM ladder_builds").fetchone()
+    assert con.execute("SELECT count(DISTINCT ladder) FROM ladder_lines WHERE series LIKE 'median: %'").fetchone() == \
+        con.execute("SELECT count(*) FROM ladders").fetchone()

@@ -35,6 +35,21 @@ def test_the_table_gives_each_microbenchmarks_qps_at_each_thread_count(site):
     assert table == {(r["microbenchmark"], r["threads"], r["variant"]): f"{float(r['qps']):.2f}" for r in rows}
 
 
+def test_a_variant_given_as_a_number_is_the_contributors_error_not_a_crash():
+    """YAML reads `variants: [8.0]` as a number: no variant is named so, which the page's author is
+    told (file and chart), as for any other variant with no results."""
+    from datadir import database
+    from papercuts.paths import PROJECT
+    from papercuts.problems import UserError
+    from papercuts.render.charts import make_chart
+
+    con = database(PROJECT / "data")
+    d = {"id": "t", "title": "t", "kind": "throughput-lines", "campaign": CAMPAIGN, "server": "ax162-s",
+         "variants": [8.0]}
+    with pytest.raises(UserError, match="no results for 8.0 in campaign"):
+        make_chart(con, d, "content/investigations/x.md")
+
+
 @pytest.mark.browser
 def test_the_menu_picks_the_microbenchmark_whose_lines_are_drawn(page, server, site):
     rows = _csv(site)

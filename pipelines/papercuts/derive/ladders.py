@@ -128,7 +128,7 @@ class Search(threading.Thread):
 
 def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
                   last: previous.Last = previous.NOTHING, search: Search | None = None) -> int:
-    """Fill ladders, ladder_builds and change_points; returns how many ladders there are.
+    """Fill ladders, ladder_builds, change_points and ladder_lines; returns how many ladders there are.
 
     A ladder is a function of its campaign's rows and the inputs every campaign shares, so the
     ladders of kept campaigns (unchanged since the last build, made by the same code of the same

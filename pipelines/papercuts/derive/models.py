@@ -43,18 +43,23 @@ def derive(con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHIN
             _fresh_sources(con, [c for c in campaigns if c not in kept])
         done = []
         search = None
-        for path in sql_files("models"):
-            name = table_name(path)
-            with on_threads(con, cores if name in ALL_CORES else 1):
-                if kept and name in PER_CAMPAIGN:
-                    _per_campaign(con, path, campaigns, last, cores)
-                else:
-                    con.execute(path.read_text())
-            done.append(path.stem)
-            if name == LADDER_VALUES:  # the ladders are searched while the later models are made
-                search = ladders.Search(con, cores, kept)
-        if kept:
-            con.execute(f"DROP SCHEMA {FRESH} CASCADE")
+        try:
+            for path in sql_files("models"):
+                name = table_name(path)
+                with on_threads(con, cores if name in ALL_CORES else 1):
+                    if kept and name in PER_CAMPAIGN:
+                        _per_campaign(con, path, campaigns, last, cores)
+                    else:
+                        con.execute(path.read_text())
+                done.append(path.stem)
+                if name == LADDER_VALUES:  # the ladders are searched while the later models are made
+                    search = ladders.Search(con, cores, kept)
+            if kept:
+                con.execute(f"DROP SCHEMA {FRESH} CASCADE")
+        except BaseException:
+            if search is not None:  # no thread left behind: a process forks workers only with none
+                search.join()
+            raise
         build_ladders(con, cores, last, search)
         done.append("ladders")
         return done

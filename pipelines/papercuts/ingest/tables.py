@@ -36,8 +36,8 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
 
 
 # Rows held as dicts inserted at a time: their columns are held twice, as lists and as Arrow
-# arrays. x100, 10^6 results: 250,000 took the build's peak to about 1.0 GB during ingest, 100,000
-# to 0.8 GB (the goal is 1 GB for the whole build), and ingest 0.3-0.5 s longer.
+# arrays, so a bounded number of them (when the x100 results were all lists, 250,000 at a time
+# took the build's peak to about 1.0 GB, 100,000 to 0.8 GB; blocks, held as Arrow, need no chunks).
 CHUNK = 100_000
 
 

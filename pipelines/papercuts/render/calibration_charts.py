@@ -24,7 +24,7 @@ def _selected(con, d: dict, where: str) -> tuple[list[str], dict[str, str]]:
     known = {r["id"]: r["server"] for r in fetch_dicts(con, query("calibration_ids"))}
     missing = [i for i in ids if i not in known]
     if missing:
-        raise UserError(f"{where}: unknown calibration {', '.join(missing)} (see data/calibrations/)")
+        raise UserError(f"{where}: unknown calibration {', '.join(map(str, missing))} (see data/calibrations/)")
     servers = [known[i] for i in ids]
     return ids, {i: known[i] if servers.count(known[i]) == 1 else i for i in ids}
 

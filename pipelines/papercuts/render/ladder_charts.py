@@ -46,7 +46,7 @@ def _by_ladder(rows: list[dict]) -> dict[str, list[dict]]:
     return out
 
 
-@per_unit(4)  # a server's ladder pages: every ladder's lines from one query (each reads ladder_values)
+@per_unit(4)  # a server's ladder pages: every ladder's lines from one query (derive made them: ladder_lines)
 def _server_lines(con, server: str) -> dict[str, list[dict]]:
     return _by_ladder(fetch_dicts(con, query("ladder_lines"), {"server": server}))
 

@@ -80,7 +80,7 @@ def profile_top(con, d: dict, where: str):
     raw = [r for r in raw if r["variant"] in variants]
     missing = [v for v in variants if v not in {r["variant"] for r in raw}]
     if missing:
-        raise UserError(f"{where}: no profile for {', '.join(missing)} ({d['microbenchmark']}, "
+        raise UserError(f"{where}: no profile for {', '.join(map(str, missing))} ({d['microbenchmark']}, "
                         f"{d['threads']} threads) in campaign {d['campaign']}")
     top = int(d.get("top") or 15)
     best: dict[str, float] = {}

@@ -99,7 +99,7 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
     found = {every.variants[k] for k in np.unique(every.variant_code[at]).tolist()}
     missing = [v for v in variants if v not in found]
     if missing:
-        raise UserError(f"{where}: no rQPS rows for {', '.join(missing)} in campaign "
+        raise UserError(f"{where}: no rQPS rows for {', '.join(map(str, missing))} in campaign "
                         f"{d['campaign']} (check the campaign, server, threads and base)")
     place_of = np.full(len(every.variants), -1)  # a variant's place among those drawn (-1: not drawn)
     for i, v in enumerate(variants):  # every one is in every.code: found checked it

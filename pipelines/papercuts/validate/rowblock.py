@@ -58,7 +58,8 @@ class Block:
         return dict(zip(self.header, split_line(self._lines[i])[1], strict=True))
 
     def column(self, name: str) -> list:
-        """A column's values as a list (the same list each time: do not change it: replace() does)."""
+        """A column's values as a list (a file's column: the same list each time; do not change it,
+        replace() does)."""
         if name == "campaign":
             return [self.campaign] * self.n
         found = self.columns.get(name)
@@ -185,7 +186,7 @@ def read_block(data: bytes, rel: str, table: Table, campaign: str, published: st
     if texts is None:
         return None
     by_name = {c.name: c for c in table.columns}
-    columns: dict[str, list] = {}
+    columns: dict[str, pa.Array | list] = {}
     for name in header:
         typed = _typed(texts.column(name).combine_chunks(), by_name[name])
         if typed is None:
