@@ -1,6 +1,8 @@
 """The SQL models on given rows → expected rows, in an in-memory DuckDB."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 import pytest
 
@@ -134,6 +136,13 @@ def test_file_rows_count_every_row_of_each_campaign_file_and_server():
     assert con.execute("SELECT * FROM file_rows ORDER BY ALL").fetchall() == by_tables
     assert {m for *_, m, _ in by_tables} == {True, False}
     assert any(s is None for _, s, *_ in by_tables)  # observations of no server are counted too
+    # and, apart from the SQL: a campaign's own CSV file has as many rows as data lines
+    counted = con.execute("SELECT file, sum(rows) FROM file_rows WHERE file SIMILAR TO "
+                          "'data/campaigns/[^/]+/[a-z]+[.]csv' GROUP BY file").fetchall()
+    assert {Path(f).name for f, _ in counted} == {"results.csv", "relative.csv", "summaries.csv", "observations.csv"}
+    for file, rows in counted:
+        lines = (PROJECT / file).read_text().splitlines()[1:]
+        assert rows == sum(1 for line in lines if line.strip()), file
 
 
 def test_derived_tables_are_the_same_bits_on_every_build():
