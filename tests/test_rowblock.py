@@ -326,3 +326,40 @@ def test_a_block_column_arrow_cannot_cast_to_its_table_type_is_inserted_as_pytho
         ingest_tables._insert_placed(con, "t", columns, rows)
         found.append(con.execute("SELECT * FROM t").fetchall())
     assert found[0] == found[1] == [("x", "[c, d]", 1, "/p/x.csv", 2), ("x", "[e]", 8, "/p/x.csv", 3)]
+
+
+def test_keys_number_rows_by_their_first_row_and_read_each_key_off_it():
+    """rowblock.keys: the distinct keys of several columns' codes, in the order of their first row,
+    each row's key as its place there; columns whose values multiply past 64 bits are renumbered
+    on the way (a range stands for a column of 2**40 distinct values)."""
+    import numpy as np
+
+    rows = [("s", None, 4), ("t", 100, 1), ("s", None, 4), ("s", 100, 4), ("t", 100, 1)]
+    columns = []
+    for k in range(3):
+        places = {}
+        codes = np.array([places.setdefault(r[k], len(places)) for r in rows], dtype=np.int64)
+        columns.append((codes, list(places)))
+    at, found = rowblock.keys(columns)
+    assert found == [("s", None, 4), ("t", 100, 1), ("s", 100, 4)]
+    assert at.tolist() == [0, 1, 0, 2, 1] and rowblock.count_keys(columns) == 3
+
+    big = [(np.array(codes, dtype=np.int64), range(2**40)) for codes in ([1, 2, 1, 3], [5] * 4, [7] * 4)]
+    at, found = rowblock.keys(big)  # unrenumbered, 1 and 2 would be lost past 64 bits: one key
+    assert found == [(1, 5, 7), (2, 5, 7), (3, 5, 7)] and at.tolist() == [0, 1, 0, 2]
+
+
+def test_a_block_alone_with_a_repeated_key_is_not_distinct_and_equal_values_are_one_code():
+    """duplicates.distinct counts a lone block's keys through its columns' codes; two texts that
+    convert to one value (distinct_codes) are one code, so a repeat through them is still seen."""
+    import numpy as np
+
+    from papercuts.validate.duplicates import distinct
+
+    text = f"{HEADER}\ns,b,c,m,,1,1.5,\ns,b,c,m,,8,7.5,\ns,b,c,m,,1,2.5,\n"
+    rows = rowblock.Rows()
+    rows.add_block(rowblock.read_block(text.encode(), "x/results.csv", RESULTS, "x", "/p/x.csv"))
+    assert not distinct(rows, ("server", "build", "microbenchmark", "range", "threads"))
+    assert distinct(rows, ("server", "build", "microbenchmark", "range", "threads", "qps"))
+    codes, values = rowblock.distinct_codes(np.array([0, 1, 2, 1]), ["a", "A", "a"])
+    assert values == ["a", "A"] and codes.tolist() == [0, 1, 0, 1]

@@ -13,7 +13,7 @@ import numpy as np
 from ..problems import Problems
 from .campaign_cache import load_saved, store
 from .load import Dataset
-from .rowblock import Block, Rows, campaign_rows, entries, row_at
+from .rowblock import Block, Rows, campaign_rows, distinct_codes, entries, keys, row_at
 
 FAR = 10.0  # an order of magnitude, as CONTRIBUTING promises
 RATIO_RANGE = (0.1, 10.0)
@@ -70,23 +70,26 @@ def _far_from_median(rows: Rows, dbms: dict) -> Iterator[tuple]:
     Sorting the rows by group and QPS once makes this O(n log n): each row's leave-one-out median is
     read off the sorted values, for every row at once (numpy), instead of being recomputed per row."""
     groups: dict[tuple, int] = {}  # a group's number: the order of its first row
-    group: list[int] = []
-    qps: list[float] = []
+    group: list[np.ndarray] = []
+    qps: list[np.ndarray] = []
     for part in rows.parts():
-        if isinstance(part, Block):
-            keys = zip(part.column("server"), map(dbms.get, part.column("build")), part.column("microbenchmark"),
-                       part.column("range"), part.column("threads"), strict=True)
-            qps += part.column("qps")
+        if isinstance(part, Block):  # numbered through its columns' codes: a tuple per key, not per row
+            builds, names = part.codes("build")
+            at, found = keys([part.codes("server"), distinct_codes(builds, [dbms.get(b) for b in names]),
+                              part.codes("microbenchmark"), part.codes("range"), part.codes("threads")])
+            group.append(np.asarray([groups.setdefault(k, len(groups)) for k in found], dtype=np.int64)[at])
+            qps.append(part.numbers("qps"))
         else:
-            keys = ((r["server"], dbms.get(r["build"]), r["microbenchmark"], r["range"], r["threads"]) for r in part)
-            qps += [r["qps"] for r in part]
-        group += [groups.setdefault(k, len(groups)) for k in keys]
-    if not qps:
+            found = ((r["server"], dbms.get(r["build"]), r["microbenchmark"], r["range"], r["threads"]) for r in part)
+            group.append(np.asarray([groups.setdefault(k, len(groups)) for k in found], dtype=np.int64))
+            qps.append(np.asarray([r["qps"] for r in part], dtype=np.float64))
+    if not sum(map(len, qps)):
         return
     # Rows by group, then by QPS (a stable sort: equal QPS in file order), then each row's median
     # of its group without it, read off the sorted values.
-    order = np.lexsort((np.asarray(qps, dtype=np.float64), np.asarray(group, dtype=np.int64)))
-    g, v = np.asarray(group)[order], np.asarray(qps, dtype=np.float64)[order]
+    every_group, every_qps = np.concatenate(group), np.concatenate(qps)
+    order = np.lexsort((every_qps, every_group))
+    g, v = every_group[order], every_qps[order]
     size = np.bincount(g)
     first = (np.cumsum(size) - size)[g]
     others = size[g] - 1
@@ -125,7 +128,7 @@ def check_fit(ds: Dataset, problems: Problems) -> None:
         if isinstance(part, Block) and len(servers := part.distinct("server")) == 1:  # its columns' distinct values
             s = shape.setdefault((servers.pop(), part.campaign),
                                  {"tests": set(), "threads": set(), "row": (part, 0)})
-            s["tests"] |= set(zip(part.column("microbenchmark"), part.column("range"), strict=True))
+            s["tests"] |= set(keys([part.codes("microbenchmark"), part.codes("range")])[1])
             s["threads"] |= part.distinct("threads")
         else:
             _shape_rows(part, shape)
