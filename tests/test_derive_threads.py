@@ -122,7 +122,7 @@ def test_models_made_on_every_core_are_those_made_on_one_row_for_row():
     place depends on how many threads made them (the incremental build's test holds the database
     to a clean build's, row for row)."""
     one, two = models_on(1), models_on(2)
-    assert set(one) == {"rqps", "ladder_values", "file_rows"}
+    assert set(one) == {"rqps", "ladder_values", "file_rows", "server_variants"}
     assert len(one["file_rows"]) == 30 * 3 + 2 + 3 * 2  # results files, relative, observations with and without
     assert len(one["rqps"]) == 30 * (12 * 2 - 1) * 175 * 2 * 2 + 2 * 11 * 175 * 2  # every variant but the base
     for table in one:

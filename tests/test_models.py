@@ -145,6 +145,20 @@ def test_file_rows_count_every_row_of_each_campaign_file_and_server():
         assert rows == sum(1 for line in lines if line.strip()), file
 
 
+def test_server_variants_are_each_campaigns_measured_and_published_variants_per_server():
+    """server_variants (sql/models/17_*), which the explorer reads instead of measured_qps and
+    relative: a campaign's variants on a server, measured when results hold them, published ones
+    with their bases, each once."""
+    con = database(PROJECT / "data")
+    held = con.execute("SELECT campaign, server, build, config, measured FROM server_variants").fetchall()
+    assert len(held) == len({k[:4] for k in held})  # once each
+    measured = set(con.execute("SELECT DISTINCT campaign, server, build, config FROM results").fetchall())
+    published = set(con.execute("SELECT campaign, server, build, config FROM relative UNION "
+                                "SELECT campaign, server, base_build, base_config FROM relative").fetchall())
+    assert measured and published - measured  # the project's data has both kinds
+    assert {k[:4]: k[4] for k in held} == {**{k: False for k in published}, **{k: True for k in measured}}
+
+
 def test_derived_tables_are_the_same_bits_on_every_build():
     """Floats summed by a parallel aggregate come out in whatever order its threads finish: the
     shipped data's rqps_summary.avg differed in the last bit between builds (and with it the

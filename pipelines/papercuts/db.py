@@ -40,6 +40,15 @@ def fetch_dicts(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[d
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
 
+def fetch_columns(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> dict[str, list]:
+    """A small result as {column: list}: fetched as tuples, which for a few hundred rows is faster
+    than through Arrow (x100: 1-1.5 ms less a query, six queries a server's explorer file)."""
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    rows = cur.fetchall()
+    return dict(zip(names, map(list, zip(*rows, strict=True)), strict=True)) if rows else {n: [] for n in names}
+
+
 def release_arrow_memory() -> None:
     """Give back what Arrow's allocator (mimalloc) kept of the columns ingest and derive made:
     it keeps freed memory for reuse, and the forked render workers and Hugo come after (x100: the

@@ -16,7 +16,7 @@ from .ladders import build_ladders
 # thread: a parallel aggregate adds a group's floats in the order its threads finish, so avg() and
 # regr_*() could differ in the last bit from one build to the next (the shipped data's
 # rqps_summary did, and its summary charts' CSVs with it).
-ALL_CORES = ("rqps", "ladder_values", "file_rows")
+ALL_CORES = ("rqps", "ladder_values", "file_rows", "server_variants")
 # The model after which the ladders are searched, beside the models after it: ladder_values (03_*)
 # and rqps, the largest, are made first (the values held beside rqps took the x100 derive's peak
 # from 0.85 GB to 0.97 GB).
@@ -29,7 +29,7 @@ SEARCH_AFTER = "rqps"
 # added, the first three were 2.1 s of the 2.9 s the models took, and comparisons 0.23 s (0.03 s
 # so). Not rqps_summary: made from all of rqps it took 0.21-0.29 s, its 75,000 rows copied alone
 # 0.16-0.22 s.
-PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values", "comparisons", "file_rows")
+PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values", "comparisons", "file_rows", "server_variants")
 SOURCES = ("results", "relative", "summaries", "observations")
 # The tables of campaign rows a build may keep in a copy of the last database (previous.start).
 IN_PLACE = {**{name: previous.KEPT for name in PER_CAMPAIGN}, **ladders.IN_PLACE}

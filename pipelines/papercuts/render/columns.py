@@ -26,10 +26,6 @@ class Columns:
         return cls({n: [r.get(n) for r in rows] for n in names})
 
     @classmethod
-    def of_query(cls, con: duckdb.DuckDBPyConnection, sql: str, params: dict) -> Columns:
-        return cls.of_arrow(arrow_of(con, sql, params))
-
-    @classmethod
     def of_arrow(cls, table: pa.Table) -> Columns:
         return cls({name: table.column(name).to_pylist() for name in table.column_names})
 

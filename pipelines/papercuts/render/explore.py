@@ -21,13 +21,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..contract import OP_COSTS, dbms_name
-from ..db import query
+from ..db import fetch_columns, query
 from ..derive.changepoints import SPAN
 from ..ingest import blobs
 from ..paths import campaign_url, server_url
 from . import colours
 from .charts import variant_colours
-from .columns import Columns, arrow_of
+from .columns import arrow_of
 from .frontmatter import page, write_json
 from .selection import label, natural
 from .served import served_name
@@ -75,8 +75,8 @@ def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str, store
 
 
 def _columns(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> dict[str, list]:
-    """A query's result as {column: list}, read as Arrow columns: never a tuple or dict per row."""
-    return Columns.of_query(con, query(name), params).data
+    """A query's result as {column: list} (a server's campaigns, variants, changes: small)."""
+    return fetch_columns(con, query(name), params)
 
 
 def _index(values: list, order: dict) -> list[int]:

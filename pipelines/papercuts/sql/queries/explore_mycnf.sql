@@ -2,7 +2,6 @@
 -- bytes are stored (ingest/blobs.py).
 SELECT e.campaign, e.name, e.size, e.sha256
 FROM evidence e
-WHERE e.campaign IN (SELECT campaign FROM measured_qps WHERE server = $server
-                     UNION SELECT campaign FROM relative WHERE server = $server)
+WHERE e.campaign IN (SELECT campaign FROM server_variants WHERE server = $server)
   AND regexp_matches(e.name, '(^|/)my\.cnf([._][^/]*)?$')
 ORDER BY e.campaign, e.name;

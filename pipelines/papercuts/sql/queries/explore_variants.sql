@@ -2,9 +2,7 @@
 -- with what the config diff shows: the build's DBMS, version, compiler, flags and git hash, and
 -- the config's settings from configs.csv.
 WITH v AS (
-    SELECT DISTINCT build, config FROM measured_qps WHERE server = $server
-    UNION SELECT DISTINCT build, config FROM relative WHERE server = $server
-    UNION SELECT DISTINCT base_build, base_config FROM relative WHERE server = $server
+    SELECT DISTINCT build, config FROM server_variants WHERE server = $server
 )
 SELECT v.build || '.' || v.config AS variant, v.build, v.config, b.dbms, b.engine, b.version,
        b.compiler, b.flags, b.git_hash, b.notes AS build_notes, c.settings, c.notes AS config_notes
