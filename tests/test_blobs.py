@@ -73,3 +73,27 @@ def test_the_store_holds_the_files_of_the_database_in_place_and_no_others(data_c
         with pytest.raises(RuntimeError, match="hugo was killed"):
             build(paths)
     assert {p.name for p in paths.blobs.iterdir()} == stored  # the removed campaign's files too
+
+
+def test_ingest_writes_the_files_beside_the_rows_and_raises_a_failed_write_with_no_thread_left(tmp_path):
+    """ingest stores the files' bytes on a thread while it inserts the rows: when it returns every
+    file is whole, a write that failed is raised, and no thread is left (render forks only with
+    none)."""
+    import threading
+
+    import duckdb
+
+    from papercuts.build import validate
+    from papercuts.ingest.tables import ingest
+    from papercuts.paths import PROJECT
+
+    ds, problems = validate(Paths.make(data=PROJECT / "data", build=tmp_path / "b", out=tmp_path / "p"))
+    assert not problems.errors
+    files = blobs.files(ds.rows)
+    ingest(ds, duckdb.connect(), tmp_path / "store")
+    assert all(blobs.get(tmp_path / "store", f["sha256"], f["size"]) == f["bytes"] for f in files)
+    assert threading.active_count() == 1
+    (tmp_path / "not-a-folder").write_text("")
+    with pytest.raises(OSError):
+        ingest(ds, duckdb.connect(), tmp_path / "not-a-folder")
+    assert threading.active_count() == 1
