@@ -149,3 +149,15 @@ def test_a_build_has_one_colour_on_every_page_and_none_repeats_within_a_chart(si
                 seen.setdefault(name, set()).add(colour)
     assert charts >= 20 and len(seen) >= 30 and repeats < charts / 2
     assert all(len(c) == 1 for c in seen.values()), {n: c for n, c in seen.items() if len(c) > 1}
+
+
+def test_the_noise_note_counts_the_values_within_their_own_band_and_none_without_one():
+    """colours.noise_note: a value is muted when |ln v| < ln(1 + its band); a row with no band
+    (the stated threshold elsewhere) or no value is never counted."""
+    from papercuts.render.colours import noise_note
+    from papercuts.render.columns import Columns
+
+    rows = Columns({"rqps": [1.01, 0.97, 1.2, None, 1.0, 0.0], "noise": [0.02, 0.02, 0.3, 0.02, None, 0.5],
+                    "noise_method": ["measured"] * 6})
+    assert noise_note(rows) == ("grey: 2 of 6 within noise (±2.0% to ±50.0%, "
+                                "measured on this campaign's version ladders)")

@@ -40,6 +40,24 @@ def test_a_wide_table_keeps_its_labels_and_its_last_columns():
     assert len(tables.shown(narrow)["columns"]) == 18 and tables.cut(narrow) is None
 
 
+def test_pivot_ratios_puts_rows_in_order_and_fills_only_the_shown_variants_cells():
+    """tables.pivot_ratios: a row per (group, microbenchmark) in the rows' `order` (ties as given),
+    one kept for a microbenchmark only a hidden variant measured, cells only for the last 16."""
+    from papercuts.render.columns import Columns
+
+    variants = [f"b{i}.c" for i in range(18)]  # b0.c and b1.c are hidden
+    rows = Columns({"order": [1, 0, 2, 1, 0], "group": ["point", "point", "write", "point", "point"],
+                    "microbenchmark": ["m2", "m1", "w1", "m2", "m1"],
+                    "variant": ["b17.c", "b0.c", "b1.c", "b5.c", "b17.c"], "rqps": [0.5, 9.0, 9.0, 1.25, 2.0],
+                    "noise": [0.03] * 5})
+    got = tables.pivot_ratios(rows, variants)
+    assert [[c["text"] for c in r[:2]] for r in got["rows"]] == [["point", "m1"], ["point", "m2"], ["write", "w1"]]
+    texts = [[c["text"] for c in r[4:]] for r in got["rows"]]  # the shown columns, b2.c .. b17.c
+    assert texts[0][-1] == tables.fmt(2.0) and {t for t in texts[0][:-1]} == {tables.fmt(None)}
+    assert texts[1][3] == tables.fmt(1.25) and texts[1][-1] == tables.fmt(0.5)
+    assert {t for t in texts[2]} == {tables.fmt(None)}  # w1: only hidden b1.c measured it
+
+
 def test_a_heatmap_of_49_variants_shows_the_newest_16_and_links_its_csv(wide):
     html = (wide.public / "campaigns" / CAMPAIGN / "index.html").read_text()
     figures = re.findall(r'<figure class="chart" id="chart-(heatmap-[^"]+)".*?</figure>', html, re.S)

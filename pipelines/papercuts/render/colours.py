@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import numpy as np
+
 DOMAIN = (0.5, 2.0)
 NOISE = 0.03  # stated threshold: changes under 3 % are shown as within noise
 MUTED = "#e6e6e6"
@@ -30,11 +32,14 @@ def noise_note(rows, field: str = "rqps") -> str:
     """What the grey cells are: the band(s), how they were found, and how many values they hide
     (rows: render/columns.Columns of an rQPS chart)."""
     noise = rows["noise"] if "noise" in rows else [None] * len(rows)
-    bands = sorted({n for n in noise if n is not None})
-    muted = sum(within_noise(v, n) for v, n in zip(rows[field], noise, strict=True) if n is not None)
+    bands = sorted(set(noise) - {None})
     how = set(rows["noise_method"] if "noise_method" in rows else []) - {None}
     if not bands:
         return f"grey: within ±{NOISE:.0%} of 1.0 (a stated threshold)"
+    # within_noise of every row with a band, counted in numpy (x100: 4,000 rows a heatmap)
+    value, band = np.asarray(rows[field], dtype=np.float64), np.asarray(noise, dtype=np.float64)  # None: NaN
+    with np.errstate(invalid="ignore", divide="ignore"):
+        muted = int(np.count_nonzero((value > 0) & (np.abs(np.log(value)) < np.log1p(band))))
     span = f"±{bands[0]:.1%}" if len(bands) == 1 else f"±{bands[0]:.1%} to ±{bands[-1]:.1%}"
     method = ("measured on this campaign's version ladders" if how == {"measured"}
               else "a stated threshold" if how == {"stated"} else "measured where a ladder exists, else stated")

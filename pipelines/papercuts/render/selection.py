@@ -162,9 +162,6 @@ class _Rows:
             self._columns[name] = np.fromiter(self.table.column(name).to_pylist(), dtype=object, count=self.n)
         return self._columns[name]
 
-    def at(self, name: str, i: int):
-        return self.table.column(name)[i].as_py()
-
 
 @per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
 def _comparison(con, campaign: str, server: str, base_build: str, base_config: str) -> _Rows:
@@ -176,11 +173,11 @@ def _by_version(every: _Rows, at: np.ndarray) -> list[str]:
     """The variants of these rows by version (never by string), then build and config in natural
     order (as first met in the rows: a tie keeps that order)."""
     codes, first = np.unique(every.variant_code[at], return_index=True)
-    seen: dict[str, tuple] = {}
-    for pos, code in sorted(zip(first.tolist(), codes.tolist(), strict=True)):
-        i = int(at[pos])
-        seen[every.variants[code]] = (every.at("version_rank", i), natural(every.at("build", i)),
-                                      natural(every.at("config", i)))
+    by_row = np.argsort(first, kind="stable")  # as first met
+    rows = pa.array(at[first[by_row]], pa.int64())  # each variant's first row, read in one take a column
+    rank, build, config = (every.table.column(k).take(rows).to_pylist() for k in ("version_rank", "build", "config"))
+    seen = {every.variants[code]: (r, natural(b), natural(c))
+            for code, r, b, c in zip(codes[by_row].tolist(), rank, build, config, strict=True)}
     return sorted(seen, key=lambda v: seen[v])
 
 
