@@ -97,3 +97,32 @@ def test_ingest_writes_the_files_beside_the_rows_and_raises_a_failed_write_with_
     with pytest.raises(OSError):
         ingest(ds, duckdb.connect(), tmp_path / "not-a-folder")
     assert threading.active_count() == 1
+
+
+def test_a_stored_file_is_published_as_a_link_to_its_bytes_or_a_copy_and_never_when_cut(tmp_path, monkeypatch):
+    """blobs.link: the content tree's copy of a contributed file is the stored file itself (one
+    inode, written once); across file systems a copy; a stored file cut short is refused as get
+    refuses it, never published."""
+    import errno
+    import os
+
+    data = b"sysbench 1.0.20\n" * 100
+    f = _file(data)
+    store = tmp_path / "store"
+    blobs.put(store, [f])
+    blobs.link(store, f["sha256"], f["size"], tmp_path / "linked")
+    assert (tmp_path / "linked").read_bytes() == data
+    assert os.stat(tmp_path / "linked").st_ino == os.stat(store / f["sha256"]).st_ino
+
+    def across(*_):
+        raise OSError(errno.EXDEV, "cross-device link")
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "link", across)
+        blobs.link(store, f["sha256"], f["size"], tmp_path / "copied")
+    assert (tmp_path / "copied").read_bytes() == data
+    assert os.stat(tmp_path / "copied").st_ino != os.stat(store / f["sha256"]).st_ino
+    (store / f["sha256"]).write_bytes(data[:10])
+    with pytest.raises(RuntimeError, match="bytes stored where the file has"):
+        blobs.link(store, f["sha256"], f["size"], tmp_path / "cut")
+    assert not (tmp_path / "cut").exists()

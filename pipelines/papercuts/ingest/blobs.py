@@ -14,6 +14,7 @@ previous database's files stay while it is the current one.
 """
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -49,6 +50,25 @@ def get(folder: Path, sha256: str, size: int) -> bytes:
     if len(data) != size:
         raise RuntimeError(f"{folder / sha256}: {len(data)} bytes stored where the file has {size}")
     return data
+
+
+def link(folder: Path, sha256: str, size: int, dest: Path) -> None:
+    """A stored file at `dest` as a hard link to its stored bytes, which are never changed in place
+    (put replaces a cut file by another): a contributed file published as committed is written once,
+    not again into each build's content tree (x100: 2,100 files; creating a file took 0.22 ms on
+    the benchmark's machine, a link 0.01 ms). Across file systems, a copy; a missing or cut file is
+    this build's fault, as get says."""
+    source = folder / sha256
+    try:
+        if source.stat().st_size == size:
+            os.link(source, dest)
+            return
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        if e.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
+            raise
+    dest.write_bytes(get(folder, sha256, size))
 
 
 def keep(folder: Path, sha256s: set[str]) -> None:

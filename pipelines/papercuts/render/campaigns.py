@@ -15,7 +15,7 @@ from .charts import make_charts
 from .embeds import page_as_of
 from .frontmatter import page
 from .ladder_links import ladder_links
-from .served import published
+from .served import published, served_name
 from .servers import comparison_sections
 from .site_rows import rows_of
 from .units import Unit
@@ -56,13 +56,18 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
     for name, sha256, size in _evidence(con).get(c["id"], []):
         # Published verbatim, outside Hugo's content (a .md or .html file is never a page);
         # the raw tree is served as inert text by the headers in netlify.toml.
-        served, content = published(name, blobs.get(paths.blobs, sha256, size))
+        served = served_name(name, size)
         dest = out_root / VERBATIM / "campaigns" / c["id"] / served
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(content)
+        gzipped = None
+        if served == name:  # as committed: the stored file itself
+            blobs.link(paths.blobs, sha256, size, dest)
+        else:
+            _, gzipped = published(name, blobs.get(paths.blobs, sha256, size))
+            dest.write_bytes(gzipped)
         files.append({"name": name, "url": campaign_url(c["id"]) + quote(served),
                       "path": prefix + name, "rows": rows.get(prefix + name),
-                      **({"gzip": len(content)} if served != name else {})})
+                      **({"gzip": len(gzipped)} if gzipped is not None else {})})
     servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
     meta = {
         "title": c["title"], "date": c["date"],
