@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 import duckdb
@@ -14,6 +15,7 @@ def sql_files(folder: str) -> list[Path]:
     return sorted((SQL / folder).glob("*.sql"))
 
 
+@cache  # part of the code: read once per process, not once per chart or page
 def query(name: str) -> str:
     return (SQL / "queries" / f"{name}.sql").read_text()
 
