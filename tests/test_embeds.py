@@ -122,3 +122,28 @@ def test_a_pages_data_date_is_the_newest_of_what_it_draws(site):
         assert any(newest.get(s, site_wide) < site_wide for s in servers)
     finally:
         con.close()
+
+
+def test_embed_pages_show_the_hugo_site_the_build_publishes_not_always_the_projects(tmp_path, monkeypatch):
+    """A build of a project of its own (Paths.project: its site/hugo.toml) titles its embed pages
+    as Hugo titles its pages; render/embeds.site_settings read the checkout's site before."""
+    from papercuts.render.embeds import for_site, site_settings
+
+    project = tmp_path / "project"
+    for part in ("site", "layouts"):
+        shutil.copytree(PROJECT / part, project / part)
+    (project / "data").mkdir()
+    shutil.copyfile(PROJECT / "data" / "README.md", project / "data" / "README.md")
+    toml = project / "site" / "hugo.toml"
+    toml.write_text(toml.read_text().replace('title = "Papercuts"', 'title = "Elsewhere Benchmarks"', 1))
+    paths = Paths(data=PROJECT / "data", public=tmp_path / "public", build=tmp_path / "build", project=project,
+                  content_root=PROJECT / "content")
+    monkeypatch.setenv("PAPERCUTS_IMAGES", "0")
+    build(paths)
+    embeds = [p.read_text() for p in (paths.public / "embed").rglob("index.html")]
+    charts = [e for e in embeds if "data-chart-id=" in e]  # the charts' embed pages, not Hugo's /embed/
+    assert charts and all(re.search(r"<title>[^<]* · Elsewhere Benchmarks</title>", e) for e in charts)
+    assert "Elsewhere Benchmarks" in (paths.public / "index.html").read_text()
+    with for_site(project / "site"):
+        assert site_settings()["title"] == "Elsewhere Benchmarks"
+    assert site_settings()["title"] == "Papercuts"  # the block's site only

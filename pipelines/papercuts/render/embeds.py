@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
@@ -67,13 +68,31 @@ def _as_of(con) -> dict[tuple[str, str], str]:  # page scanned every result row,
     return {(kind, key): as_of for kind, key, as_of in rows}
 
 
-@cache
+_SITE = [PROJECT / "site"]  # the Hugo site the pages are written for (for_site)
+
+
+@contextmanager
+def for_site(site: Path):
+    """Embed pages written within the block show this Hugo site (paths.site, whose hugo.toml Hugo
+    reads, not always the project's own): render_site says so before its workers fork."""
+    before, _SITE[0] = _SITE[0], site
+    try:
+        yield
+    finally:
+        _SITE[0] = before
+
+
 def site_settings() -> dict:
-    """What an embed page shows of the site (site/hugo.toml, which Hugo reads too, and Hugo's
+    return _settings(_SITE[0])
+
+
+@cache
+def _settings(site: Path) -> dict:
+    """What an embed page shows of the site (its hugo.toml, which Hugo reads too, and Hugo's
     overrides of it in the environment, HUGO_BASEURL and HUGO_TITLE): its title and language,
     and where its root is: `path` for the site's own files (Hugo's relURL), `origin` before a
     page's absolute path (absURL: empty for the root-relative baseURL "/")."""
-    config = tomllib.loads((PROJECT / "site" / "hugo.toml").read_text())
+    config = tomllib.loads((site / "hugo.toml").read_text())
     url = os.environ.get("HUGO_BASEURL") or config.get("baseURL", "/")
     try:
         base = urlsplit(url)

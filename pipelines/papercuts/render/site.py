@@ -15,7 +15,7 @@ from ..publish.trash import Trash
 from .calibration_pages import render_calibration_page
 from .campaigns import campaign_units, render_campaign_index
 from .charts import KINDS
-from .embeds import embed_url, image_stem
+from .embeds import embed_url, for_site, image_stem
 from .explore import explore_units, render_explore
 from .frontmatter import page, split
 from .investigations import render_investigation
@@ -31,7 +31,7 @@ def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: 
     """Write the content tree from the derived database (a file: its units are made on every core,
     render/units.py); `reused`, if given, receives (units kept, units written); progress(what,
     done, total), if given, is told as units are made; the old tree goes to `trash`, if given."""
-    with Workers(db) as workers:
+    with for_site(paths.site), Workers(db) as workers:
         return _render(workers, ds, paths, reused, progress, trash)
 
 

@@ -35,7 +35,7 @@ import duckdb
 
 from ..paths import EMBEDS, Paths
 from ..problems import UserError
-from .embeds import embed_html, embed_meta, page_path, site_settings
+from .embeds import embed_html, embed_meta, for_site, page_path, site_settings
 from .frontmatter import split, write_json
 from .images import enabled as images_enabled
 
@@ -120,7 +120,7 @@ def snapshot_content(paths: Paths, repo: Path, commit: str) -> Path:
         _extract(repo, commit, paths.content.relative_to(repo).as_posix(), tree)
         content = tree / paths.content.relative_to(repo)
     snap = Paths(data=tree / paths.data.relative_to(repo), public=root / "public", build=root / "build",
-                 content_root=content)
+                 project=paths.project, content_root=content)
     ds, problems = validate(snap)
     if problems.errors:
         raise UserError(f"the data of commit {commit[:12]} does not pass today's checks", problems.sorted())
@@ -137,6 +137,11 @@ def snapshot_content(paths: Paths, repo: Path, commit: str) -> Path:
 
 def render_pins(paths: Paths, out: Path) -> int:
     """Write each pinned embed into the content tree `out`; returns how many."""
+    with for_site(paths.site):
+        return _render_pins(paths, out)
+
+
+def _render_pins(paths: Paths, out: Path) -> int:
     pins = read_pins(paths.content / FILE, paths.rel(paths.content / FILE))
     rendered: dict[str, Path] = {}
     for pin in pins:
