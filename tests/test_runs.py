@@ -3,6 +3,7 @@ read their rows in."""
 from __future__ import annotations
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
 from papercuts.render import selection
@@ -31,7 +32,10 @@ def test_a_comparisons_rows_are_labelled_and_ranked_by_group_then_label():
     assert rows.microbenchmark_rank.tolist() == [1, 1, 0, 2, 3, 3]  # 'point-query' < 'point-query_range=10'
     assert rows.group.tolist() == ["point", "point", "point", "range", "write", "write"]
     assert rows.variants == ["b.c", "a.c"] and rows.variant_code.tolist() == [0, 1, 0, 1, 0, 0]
-    assert rows.threads.tolist() == [1, 8, 1, 1, 1, 8] and rows.at("build", 1) == "a"
+    assert rows.threads.tolist() == [1, 8, 1, 1, 1, 8]
+    # by version (b.c's rank 1 before a.c's 2), never by name; of the rows asked for only
+    assert selection._by_version(rows, np.arange(rows.n)) == ["b.c", "a.c"]
+    assert selection._by_version(rows, np.array([1, 3])) == ["a.c"]
 
 
 def test_a_columns_values_in_the_order_the_rows_first_give_them():

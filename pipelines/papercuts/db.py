@@ -15,8 +15,10 @@ def sql_files(folder: str) -> list[Path]:
     return sorted((SQL / folder).glob("*.sql"))
 
 
-@cache  # part of the code: read once per process, not once per chart or page
+@cache
 def query(name: str) -> str:
+    """sql/queries/<name>.sql, read once per process (it is part of the code), not at every chart
+    and page; a process that builds again after its SQL files are edited must cache_clear() it."""
     return (SQL / "queries" / f"{name}.sql").read_text()
 
 
