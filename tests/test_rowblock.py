@@ -6,6 +6,7 @@ import duckdb
 import pytest
 
 from papercuts.build import validate
+from papercuts.codes import codes_of, count_keys, distinct_codes, keys
 from papercuts.contract import RESULTS
 from papercuts.ingest.tables import ingest
 from papercuts.paths import Paths
@@ -329,7 +330,7 @@ def test_a_block_column_arrow_cannot_cast_to_its_table_type_is_inserted_as_pytho
 
 
 def test_keys_number_rows_by_their_first_row_and_read_each_key_off_it():
-    """rowblock.keys: the distinct keys of several columns' codes, in the order of their first row,
+    """codes.keys: the distinct keys of several columns' codes, in the order of their first row,
     each row's key as its place there; columns whose values multiply past 64 bits are renumbered
     on the way (a range stands for a column of 2**40 distinct values)."""
     import numpy as np
@@ -340,12 +341,12 @@ def test_keys_number_rows_by_their_first_row_and_read_each_key_off_it():
         places = {}
         codes = np.array([places.setdefault(r[k], len(places)) for r in rows], dtype=np.int64)
         columns.append((codes, list(places)))
-    at, found = rowblock.keys(columns)
+    at, found = keys(columns)
     assert found == [("s", None, 4), ("t", 100, 1), ("s", 100, 4)]
-    assert at.tolist() == [0, 1, 0, 2, 1] and rowblock.count_keys(columns) == 3
+    assert at.tolist() == [0, 1, 0, 2, 1] and count_keys(columns) == 3
 
     big = [(np.array(codes, dtype=np.int64), range(2**40)) for codes in ([1, 2, 1, 3], [5] * 4, [7] * 4)]
-    at, found = rowblock.keys(big)  # unrenumbered, 1 and 2 would be lost past 64 bits: one key
+    at, found = keys(big)  # unrenumbered, 1 and 2 would be lost past 64 bits: one key
     assert found == [(1, 5, 7), (2, 5, 7), (3, 5, 7)] and at.tolist() == [0, 1, 0, 2]
 
 
@@ -361,5 +362,16 @@ def test_a_block_alone_with_a_repeated_key_is_not_distinct_and_equal_values_are_
     rows.add_block(rowblock.read_block(text.encode(), "x/results.csv", RESULTS, "x", "/p/x.csv"))
     assert not distinct(rows, ("server", "build", "microbenchmark", "range", "threads"))
     assert distinct(rows, ("server", "build", "microbenchmark", "range", "threads", "qps"))
-    codes, values = rowblock.distinct_codes(np.array([0, 1, 2, 1]), ["a", "A", "a"])
-    assert values == ["a", "A"] and codes.tolist() == [0, 1, 0, 1]
+    at, values = distinct_codes(np.array([0, 1, 2, 1]), ["a", "A", "a"])
+    assert values == ["a", "A"] and at.tolist() == [0, 1, 0, 1]
+
+
+def test_codes_of_numbers_every_chunk_against_one_list_and_a_null_as_a_value_of_its_own():
+    """codes.codes_of, a column's codes for keys() (validate's blocks, the explorer's QPS rows):
+    chunks share one list of values, and a null (a test without a range) is a value."""
+    import pyarrow as pa
+
+    at, values = codes_of(pa.chunked_array([[100, None], [None, 10, 100]]))
+    assert values == [100, None, 10] and at.tolist() == [0, 1, 1, 2, 0]
+    at, values = codes_of(pa.array(["b", "a", "b"]).dictionary_encode())
+    assert values == ["b", "a"] and at.tolist() == [0, 1, 0]

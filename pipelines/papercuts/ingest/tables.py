@@ -174,8 +174,9 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None,
     too; previous.detach after it)."""
     canonicalize(ds)
     # The files' bytes are written on a thread while the rows are inserted: both wait on something
-    # other than Python (the disk, DuckDB), and one after the other they took 0.6 s and 1.1 s of
-    # the x100 ingest. Joined before ingest returns or raises: render forks only with no thread.
+    # other than Python (the disk, DuckDB); at x100 they took 0.7-0.8 s and 0.9-1.3 s one after the
+    # other, 1.16-1.42 s together. Joined before ingest returns or raises: render forks only with no
+    # thread. A failed write is raised once the rows are in.
     with ThreadPoolExecutor(1, thread_name_prefix="blobs") as writer:
         written = writer.submit(blobs.put, store, blobs.files(ds.rows)) if store is not None else None
         _ingest_rows(ds, con, last)

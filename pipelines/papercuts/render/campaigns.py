@@ -15,7 +15,7 @@ from .charts import make_charts
 from .embeds import page_as_of
 from .frontmatter import page
 from .ladder_links import ladder_links
-from .served import published, served_name
+from .served import gzipped, served_name
 from .servers import comparison_sections
 from .site_rows import rows_of
 from .units import Unit
@@ -59,15 +59,15 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         served = served_name(name, size)
         dest = out_root / VERBATIM / "campaigns" / c["id"] / served
         dest.parent.mkdir(parents=True, exist_ok=True)
-        gzipped = None
+        packed = None
         if served == name:  # as committed: the stored file itself
             blobs.link(paths.blobs, sha256, size, dest)
         else:
-            _, gzipped = published(name, blobs.get(paths.blobs, sha256, size))
-            dest.write_bytes(gzipped)
+            packed = gzipped(blobs.get(paths.blobs, sha256, size))
+            dest.write_bytes(packed)
         files.append({"name": name, "url": campaign_url(c["id"]) + quote(served),
                       "path": prefix + name, "rows": rows.get(prefix + name),
-                      **({"gzip": len(gzipped)} if gzipped is not None else {})})
+                      **({"gzip": len(packed)} if packed is not None else {})})
     servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
     meta = {
         "title": c["title"], "date": c["date"],

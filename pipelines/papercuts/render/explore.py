@@ -18,8 +18,8 @@ from urllib.parse import quote
 import duckdb
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from ..codes import codes_of, keys
 from ..contract import OP_COSTS, dbms_name
 from ..db import fetch_columns, query
 from ..derive.changepoints import SPAN
@@ -85,28 +85,24 @@ def _index(values: list, order: dict) -> list[int]:
 
 def _codes(values: pa.ChunkedArray, order: dict) -> np.ndarray:
     """Each value's place in `order`, looked up once per distinct value (never null here)."""
-    encoded = pc.dictionary_encode(values.combine_chunks())  # one dictionary for every chunk
-    places = np.array([order[v] for v in encoded.dictionary.to_pylist()], dtype=np.int64)
-    return places[encoded.indices.to_numpy(zero_copy_only=False)]
+    at, distinct = codes_of(values)
+    return _places(distinct, order)[at]
+
+
+def _places(distinct: list, order: dict) -> np.ndarray:
+    return np.array([order[v] for v in distinct], dtype=np.int64)
 
 
 def _test_codes(table: pa.Table, t_at: dict) -> np.ndarray:
     """Each row's test (microbenchmark and range) as its place in `t_at`."""
-    name = pc.dictionary_encode(table.column("microbenchmark").combine_chunks())
-    rng = pc.dictionary_encode(table.column("range").combine_chunks())  # null: an index of its own
-    n_range = len(rng.dictionary) + 1
-    key = (name.indices.to_numpy(zero_copy_only=False).astype(np.int64) * n_range
-           + pc.fill_null(rng.indices, len(rng.dictionary)).to_numpy(zero_copy_only=False))
-    pairs, at = np.unique(key, return_inverse=True)
-    names, ranges = name.dictionary.to_pylist(), rng.dictionary.to_pylist() + [None]
-    places = np.array([t_at[(names[k // n_range], ranges[k % n_range])] for k in pairs.tolist()], dtype=np.int64)
-    return places[at]
+    at, tests = _tests(table)
+    return _places(tests, t_at)[at]
 
 
-def _tests(table: pa.Table) -> set[tuple]:
-    """The distinct (microbenchmark, range) pairs of a table's rows."""
-    pairs = table.select(["microbenchmark", "range"]).group_by(["microbenchmark", "range"]).aggregate([])
-    return set(zip(pairs.column("microbenchmark").to_pylist(), pairs.column("range").to_pylist(), strict=True))
+def _tests(table: pa.Table) -> tuple[np.ndarray, list[tuple]]:
+    """(each row's test as its place in the list, the distinct (microbenchmark, range) pairs; a
+    null range is a value of its own), numbered through the columns' codes (codes.py)."""
+    return keys([codes_of(table.column("microbenchmark")), codes_of(table.column("range"))])
 
 
 def runs(values: list | np.ndarray) -> list | dict:
@@ -141,8 +137,8 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
     v_at = {v: i for i, v in enumerate(variants["variant"])}
     colour_of = variant_colours(con)  # the variant's colour on every other page
-    named = _tests(qps) | {(n, r) for cols in (published, costs)
-                           for n, r in zip(cols["microbenchmark"], cols["range"], strict=True)}
+    named = set(_tests(qps)[1]) | {(n, r) for cols in (published, costs)
+                                   for n, r in zip(cols["microbenchmark"], cols["range"], strict=True)}
     tests = sorted(named, key=lambda t: (GROUP_ORDER.index(catalog[t[0]][0]), natural(label(*t))))
     t_at = {t: i for i, t in enumerate(tests)}
 

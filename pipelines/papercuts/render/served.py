@@ -19,7 +19,6 @@ def served_name(name: str, size: int | None) -> str:
     return name if small or name.lower().endswith(COMPRESSED) else name + ".gz"
 
 
-def published(name: str, content: bytes) -> tuple[str, bytes]:
-    """(the name a contributed file is served under, its bytes as served)."""
-    served = served_name(name, len(content))
-    return served, (content if served == name else gzip.compress(content, compresslevel=6, mtime=0))
+def gzipped(content: bytes) -> bytes:
+    """A file's bytes as served under `<name>.gz` (served_name)."""
+    return gzip.compress(content, compresslevel=6, mtime=0)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from operator import itemgetter
 
 import pyarrow as pa
 import pyarrow.csv as pcsv
@@ -142,21 +141,16 @@ def pivot_ratios(rows: Columns, variants: list[str], row_key: str = "microbenchm
     wanted = set(drawn)
     noise = rows["noise"] if "noise" in rows else [NOISE] * len(rows)
     group, name, variant, rqps = rows["group"], rows[row_key], rows["variant"], rows["rqps"]
-    # The rows by order (stable), their (group, name) keys as first met: taken in C, and each
-    # row's cell only for the variants shown (x100: 16 of 100, the rows of the others skipped).
+    # The rows by order (stable), a table row per (group, name) as first met, and a cell only for
+    # the variants shown (x100: 16 of 100, the rows of the others skipped).
     at = sorted(range(len(rows)), key=rows["order"].__getitem__)
-    pick = itemgetter(*at) if len(at) > 1 else (lambda c: tuple(c[i] for i in at))
-    cells: dict[tuple, dict | None] = dict.fromkeys(zip(pick(group), pick(name), strict=True))
+    cells: dict[tuple, dict] = {key: {} for key in dict.fromkeys((group[i], name[i]) for i in at)}
     for i in at:
         if variant[i] in wanted:
-            found = cells[(group[i], name[i])]
-            if found is None:
-                found = cells[(group[i], name[i])] = {}
-            found[variant[i]] = (rqps[i], noise[i])
+            cells[(group[i], name[i])][variant[i]] = (rqps[i], noise[i])
     unfilled = [cell("")] * len(hidden)  # one cell for every hidden column: never shown, never changed
     out = []
     for key, found in cells.items():
-        found = found or {}
         out.append([cell(key[0]), cell(key[1]), *unfilled] + [
             cell(fmt(found[v][0]), ratio_class(*found[v])) if v in found else cell(fmt(None))
             for v in drawn])

@@ -3,9 +3,10 @@ read (in a worker, and kept in the campaign cache with its other problems), not 
 campaign's rows on every build."""
 from __future__ import annotations
 
+from ..codes import count_keys
 from ..contract import CAMPAIGN_TABLES
 from ..problems import Problems
-from .rowblock import Block, count_keys, entries, parts, row_at
+from .rowblock import Block, entries, parts, row_at
 
 
 def at(problems: Problems, row: dict, column: str, message: str, hint: str = "", warning: bool = False) -> None:

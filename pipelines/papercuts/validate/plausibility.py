@@ -10,10 +10,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..codes import distinct_codes, keys
 from ..problems import Problems
 from .campaign_cache import load_saved, store
 from .load import Dataset
-from .rowblock import Block, Rows, campaign_rows, distinct_codes, entries, keys, row_at
+from .rowblock import Block, Rows, campaign_rows, entries, row_at
 
 FAR = 10.0  # an order of magnitude, as CONTRIBUTING promises
 RATIO_RANGE = (0.1, 10.0)

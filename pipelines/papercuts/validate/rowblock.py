@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ..codes import codes_of
 from ..contract import Column, Table
 from ..problems import Problems
 from .csvfile import _check_header, _lines, decode, split_line
@@ -98,8 +99,8 @@ class Block:
         return [column[i] for i in rows]
 
     def codes(self, name: str) -> tuple[np.ndarray, list]:
-        """(each row's value as its place in the list, the column's distinct values): read off
-        an Arrow dictionary, with no list of the rows made. The values are hashable (a key's)."""
+        """(each row's value as its place in the list, the column's distinct values; codes.py),
+        with no list of the rows made. The values are hashable (a key's)."""
         found = self.columns.get(name)
         if name == "campaign" or found is None:
             return np.zeros(self.n, dtype=np.int64), [self.campaign if name == "campaign" else None]
@@ -107,10 +108,7 @@ class Block:
             places: dict = {}
             return np.fromiter((places.setdefault(v, len(places)) for v in self.column(name)),
                                dtype=np.int64, count=self.n), list(places)
-        if not isinstance(found, pa.DictionaryArray):
-            found = pc.dictionary_encode(found, null_encoding="encode")  # null: a value of its own
-        return distinct_codes(found.indices.to_numpy(zero_copy_only=False).astype(np.int64),
-                              found.dictionary.to_pylist())
+        return codes_of(found)
 
     def replace(self, name: str, column: list) -> None:
         """Replace a column's values (ingest/canonical.py: a server alias by its id)."""
@@ -297,48 +295,6 @@ def _numbers(texts: pa.Array, col: Column) -> pa.Array | None:
                             or (col.kind == "int" and high >= _EXACT_INT)):
         return None
     return pc.cast(values, pa.int64()) if col.kind == "int" else values
-
-
-def distinct_codes(codes: np.ndarray, values: list) -> tuple[np.ndarray, list]:
-    """(codes, values) with each value once: two texts a converter made equal (a dictionary's
-    entries are distinct texts, not distinct values) share one code."""
-    places: dict = {}
-    remap = [places.setdefault(v, len(places)) for v in values]
-    if len(places) == len(values):
-        return codes, values
-    return np.asarray(remap, dtype=np.int64)[codes], list(places)
-
-
-def keys(columns: list[tuple[np.ndarray, list]]) -> tuple[np.ndarray, list[tuple]]:
-    """Rows keyed by several columns (Block.codes each, values distinct): (each row's key as its
-    place in the list, the distinct keys as tuples of values, in the order of their first row).
-    One sort of numbers, and a tuple per distinct key, not per row."""
-    first, at = _numbered(columns)
-    order = np.argsort(first, kind="stable")  # the keys in the order of their first row
-    place = np.empty(len(order), dtype=np.int64)
-    place[order] = np.arange(len(order))
-    rows = first[order]  # each key read off its first row
-    out = list(zip(*([values[c] for c in codes[rows].tolist()] for codes, values in columns), strict=True))
-    return place[at], out
-
-
-def count_keys(columns: list[tuple[np.ndarray, list]]) -> int:
-    """How many distinct keys the rows hold (as keys(), with no tuple made)."""
-    return len(_numbered(columns)[0])
-
-
-def _numbered(columns: list[tuple[np.ndarray, list]]) -> tuple[np.ndarray, np.ndarray]:
-    """(the first row of each distinct key, each row's key as a place among them): the columns'
-    codes as one number per row, sorted once."""
-    n = len(columns[0][0])
-    key, size = np.zeros(n, dtype=np.int64), 1
-    for codes, values in columns:
-        if size * len(values) >= 2 ** 62:  # renumber what is held so far before it overflows
-            _, key = np.unique(key, return_inverse=True)
-            size = int(key.max()) + 1 if n else 1
-        key, size = key * len(values) + codes, size * len(values)
-    _, first, at = np.unique(key, return_index=True, return_inverse=True)
-    return first, at.reshape(-1)
 
 
 def parts(rows: Rows | list[dict]) -> list[list[dict] | Block]:
