@@ -35,7 +35,44 @@ def test_a_hugo_error_keeps_the_old_site(built):
     with pytest.raises(UserError, match="hugo failed"):
         build(paths)
     assert digest(paths.public) == before
-    assert not paths.staging.exists()
+    assert beside(paths) == [".public.lock", "public"]  # no staging tree, no tree of Papercuts' files
+
+
+def beside(paths: Paths) -> list[str]:
+    return sorted(p.name for p in paths.public.parent.iterdir() if p.name.startswith((".public", "public")))
+
+
+def hugo_processes(paths: Paths) -> list[str]:
+    """Hugo processes writing this build's staging tree, from /proc."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmdline.read_bytes().split(b"\0")
+        except OSError:  # ended meanwhile
+            continue
+        if str(paths.staging).encode() in args:
+            found.append(cmdline.parent.name)
+    return found
+
+
+def test_an_interrupt_while_hugo_runs_stops_it_and_keeps_the_old_site(built, monkeypatch):
+    """Papercuts places its own files while Hugo runs (publish/hugo.py): interrupted there, no
+    Hugo is left running and neither its tree nor Papercuts' is left."""
+    from papercuts.publish import hugo
+
+    paths, before = built
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(hugo, "_copy_chart_files", interrupted)
+    page = paths.content / "investigations" / "myrocks-2x-less-slow.md"
+    page.write_text(page.read_text() + "\n")
+    with pytest.raises(KeyboardInterrupt):
+        build(paths)
+    assert hugo_processes(paths) == []
+    assert digest(paths.public) == before
+    assert beside(paths) == [".public.lock", "public"]
 
 
 def test_a_bad_narrative_keeps_the_old_site(built):

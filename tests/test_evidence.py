@@ -255,8 +255,9 @@ def test_an_investigation_links_each_data_file_where_it_is_served(tmp_path):
 
 
 def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_one(tmp_path):
-    """publish/hugo.py copies the content tree's contributed files into the published folder; a
-    name Hugo already wrote is refused, never overwritten."""
+    """publish/hugo.py places the content tree's contributed files in a tree of their own while
+    Hugo runs, then moves them beside Hugo's pages; a name Hugo already wrote is refused, never
+    overwritten."""
     from papercuts.problems import UserError
     from papercuts.publish import hugo
     from papercuts.publish.placed import Placer
@@ -267,19 +268,35 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_on
     for rel, data in files.items():
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_bytes(data)
+
+    def publish(staging, own):
+        placer, clashes = Placer(tmp_path / "placed.json", tmp_path / "public", own), {}
+        hugo._copy_verbatim(src, own, placer, clashes)
+        hugo._move_in(own, staging, "", placer, clashes)
+        return placer
+
     staging = tmp_path / "staging"
     (staging / "campaigns" / "a").mkdir(parents=True)
     (staging / "campaigns" / "a" / "index.html").write_bytes(b"<html>")  # Hugo's page, kept
-    hugo._copy_verbatim(src, staging, Placer(tmp_path / "placed.json", tmp_path / "public", staging))
+    placer = publish(staging, tmp_path / "own")
     assert {str(p.relative_to(staging)): p.read_bytes() for p in staging.rglob("*") if p.is_file()} == {
         **files, "campaigns/a/index.html": b"<html>"}
+    assert sorted(placer.placed) == sorted(files)  # what the next build may link from this site
+    assert not [p for p in (tmp_path / "own").rglob("*") if p.is_file()]  # all moved
 
     clash = tmp_path / "clash"
     (clash / "campaigns" / "b").mkdir(parents=True)
     (clash / "campaigns" / "b" / "README.md").write_bytes(b"Hugo's")
     with pytest.raises(UserError, match="campaigns/b/README.md: a contributed file has the name of a page file"):
-        hugo._copy_verbatim(src, clash, Placer(tmp_path / "placed.json", tmp_path / "public", clash))
+        publish(clash, tmp_path / "own2")
     assert (clash / "campaigns" / "b" / "README.md").read_bytes() == b"Hugo's"
+
+    folder = tmp_path / "folder"  # Hugo wrote a file where a contributed folder goes
+    (folder / "campaigns").mkdir(parents=True)
+    (folder / "campaigns" / "a").write_bytes(b"Hugo's")
+    with pytest.raises(UserError, match="campaigns/a/raw/o.met.all: a contributed file has the name of a page file"):
+        publish(folder, tmp_path / "own3")
+    assert (folder / "campaigns" / "a").read_bytes() == b"Hugo's"
 
 
 def test_a_published_file_edited_in_place_changes_nothing_the_next_build_publishes(data_copy, tmp_path):
@@ -299,24 +316,40 @@ def test_a_published_file_edited_in_place_changes_nothing_the_next_build_publish
 
 def test_a_contributed_file_named_as_a_charts_file_is_refused(tmp_path):
     """publish/hugo.py adds the charts' files after the contributed ones: a contributed file at a
-    chart file's address is refused, not served in its place; the same file twice (a pinned
-    embed's copy Hugo published) is kept."""
+    chart file's address is refused, not served in its place; the same file twice (a page's chart
+    image Hugo published as its og:image) is Hugo's, kept; other bytes there are refused."""
     from papercuts.problems import UserError
-    from papercuts.publish.hugo import _copy_chart_files
+    from papercuts.publish.hugo import _copy_chart_files, _copy_verbatim, _move_in
     from papercuts.publish.placed import Placer
 
-    content, staging = tmp_path / "content", tmp_path / "staging"
-    placer = Placer(tmp_path / "placed.json", tmp_path / "public", staging)
+    content = tmp_path / "content"
     (content / "campaigns" / "c").mkdir(parents=True)
     (content / "campaigns" / "c" / "rqps-c.csv").write_text("a,b\n1,2\n")
     (content / "campaigns" / "c" / "index.md").write_text("---\n---\n")
-    (staging / "campaigns" / "c").mkdir(parents=True)
-    (staging / "campaigns" / "c" / "rqps-c.csv").write_text("a,b\n1,2\n")
-    _copy_chart_files(content, staging, placer)  # the same bytes: kept
-    (staging / "campaigns" / "c" / "rqps-c.csv").write_text("contributed\n")
-    with pytest.raises(UserError, match=r"campaigns/c/rqps-c.csv: a contributed file has the name of a chart's file"):
-        _copy_chart_files(content, staging, placer)
-    (staging / "campaigns" / "c" / "rqps-c.csv").unlink()
-    _copy_chart_files(content, staging, placer)
+
+    def publish(name, hugos=None, contributed=None):
+        staging, own = tmp_path / name / "staging", tmp_path / name / "own"
+        (staging / "campaigns" / "c").mkdir(parents=True)
+        own.mkdir()
+        if hugos is not None:
+            (staging / "campaigns" / "c" / "rqps-c.csv").write_text(hugos)
+        placer, clashes = Placer(tmp_path / "placed.json", tmp_path / "public", own), {}
+        if contributed is not None:
+            (content / "_verbatim" / "campaigns" / "c").mkdir(parents=True, exist_ok=True)
+            (content / "_verbatim" / "campaigns" / "c" / "rqps-c.csv").write_text(contributed)
+            _copy_verbatim(content / "_verbatim", own, placer, clashes)
+        _copy_chart_files(content, own, placer, clashes)
+        _move_in(own, staging, "", placer, clashes)
+        return staging, placer
+
+    staging, placer = publish("same", hugos="a,b\n1,2\n")  # the same bytes: Hugo's, kept
     assert (staging / "campaigns" / "c" / "rqps-c.csv").read_text() == "a,b\n1,2\n"
+    assert "campaigns/c/rqps-c.csv" not in placer.placed
+    with pytest.raises(UserError, match=r"campaigns/c/rqps-c.csv: a contributed file has the name of a chart's file"):
+        publish("other", hugos="other bytes\n")
+    staging, placer = publish("none")
+    assert (staging / "campaigns" / "c" / "rqps-c.csv").read_text() == "a,b\n1,2\n"
+    assert "campaigns/c/rqps-c.csv" in placer.placed
     assert not (staging / "campaigns" / "c" / "index.md").exists()  # pages are Hugo's
+    with pytest.raises(UserError, match=r"campaigns/c/rqps-c.csv: a contributed file has the name of a chart's file"):
+        publish("contributed", contributed="contributed\n")
