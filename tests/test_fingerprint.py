@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 
 from papercuts.fingerprint import files_under, hash_tree, inputs_digest
 from papercuts.paths import Paths
@@ -56,3 +57,37 @@ def test_hugos_settings_in_the_environment_are_inputs_of_a_build(tmp_path, monke
     plain = inputs_digest(paths)
     monkeypatch.setenv("HUGO_BASEURL", "https://example.org/papercuts/")
     assert inputs_digest(paths) != plain
+
+
+def test_a_file_is_hashed_once_while_its_stat_holds_and_again_after_any_change(tmp_path, monkeypatch):
+    """fingerprint.file_digest: a build hashes its data for its fingerprint, then each campaign
+    folder; the second is the first's digest unless the file changed since (its change time
+    moves whatever is done to its modification time: cp -p, touch -d)."""
+    from papercuts import fingerprint
+
+    path = tmp_path / "results.csv"
+    path.write_bytes(b"qps\n100\n")
+    opened = []
+    monkeypatch.setattr(fingerprint, "open", lambda *a: opened.append(a) or open(*a), raising=False)
+    monkeypatch.setattr(fingerprint, "RECENT_NS", -1)  # as a file written long before the build
+    first = fingerprint.file_digest(str(path))
+    assert first == (8, hashlib.sha256(b"qps\n100\n").digest())
+    assert fingerprint.file_digest(str(path)) == first and len(opened) == 1  # not read again
+    mtime = path.stat().st_mtime_ns
+    time.sleep(0.05)  # past the clock tick of the first write
+    path.write_bytes(b"qps\n999\n")  # the same size, other bytes, its time put back
+    os.utime(path, ns=(mtime, mtime))
+    assert fingerprint.file_digest(str(path)) == (8, hashlib.sha256(b"qps\n999\n").digest())
+
+
+def test_a_file_changed_moments_ago_is_hashed_each_time(tmp_path, monkeypatch):
+    """Within one clock tick a second change keeps a file's times: a file changed in the last
+    seconds is never taken from what was hashed before."""
+    from papercuts import fingerprint
+
+    path = tmp_path / "results.csv"
+    path.write_bytes(b"qps\n100\n")
+    fingerprint.file_digest(str(path))
+    before = path.stat()
+    path.write_bytes(b"qps\n999\n")  # in the same tick: its stat as before (given as such here)
+    assert fingerprint.file_digest(str(path), before)[1] == hashlib.sha256(b"qps\n999\n").digest()

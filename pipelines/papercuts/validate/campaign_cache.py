@@ -30,7 +30,7 @@ from ..children import counted, end_with
 from ..problems import Problems
 
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: its code and SQL
-FORMAT = b"papercuts-campaign-cache 1"
+FORMAT = b"papercuts-campaign-cache 2"
 
 
 @lru_cache(maxsize=1)
@@ -57,9 +57,7 @@ def folder_digest(cdir: Path, where: str) -> str:
                 h.update(os.readlink(p).encode(errors="surrogateescape"))
             elif stat.S_ISREG(st.st_mode):
                 try:
-                    with open(p, "rb") as f:
-                        for block in iter(lambda: f.read(1 << 20), b""):
-                            h.update(block)
+                    h.update(fingerprint.file_digest(p, st)[1])  # hashed already by a build's fingerprint
                 except OSError as e:  # unreadable: reading the folder reports it, at its path
                     h.update(f"unreadable {e.errno} {st.st_mtime_ns}\0".encode())
         h.update(f"dirs {os.path.relpath(root, cdir)} {len(dirs)}\0".encode())
