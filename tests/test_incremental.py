@@ -407,6 +407,7 @@ def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kep
     reuse.cache, reuse.digests, reuse.enabled, reuse.common = tmp_path / "cache", {"c1": "d1"}, True, "common"
     reuse.reused = reuse.written = 0
     reuse.used, reuse.colours, reuse.variants, reuse.by_server = set(), {}, {}, {}
+    reuse.held, reuse.placed = {}, {}
     unit = Unit("campaign c1", _page, ("campaigns/c1", "the unit's"), campaign="c1")
     with Workers(duckdb.connect()) as workers:
         out = tmp_path / "content"

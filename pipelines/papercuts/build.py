@@ -234,7 +234,7 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
             timings.say("    images: not drawn (PAPERCUTS_IMAGES=0, --no-images)")
         if timings.say and timings.images:
             timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
-        trash.empty()  # the old content tree, while Hugo runs
+        trash.empty()  # an old content tree (render/content_tree.py), while Hugo runs
         with timings.stage("hugo", "the pinned Hugo writes the site"):
             kept = run_hugo(paths, trash=trash)
         if timings.say and kept:

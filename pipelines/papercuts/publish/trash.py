@@ -1,10 +1,11 @@
 """Old trees removed beside the next build's work, not inside it.
 
-A rebuild replaces the published site and the content tree; removing the old ones took about
-1.1 s of a one-file-added rebuild at x100 (rmtree of 5,000 files and 2,000 folders on this
-machine's disk). A replaced tree is renamed into the build folder's trash instead, and `rm -rf`
-runs on it beside the work that follows: the old content tree while Hugo writes the site, the
-old site at the start of the next build, beside its validate stage. Another process, not a
+A rebuild replaces the published site (and the content tree when it cannot update it where it
+is: render/content_tree.py); removing the old ones took about 1.1 s of a one-file-added rebuild
+at x100 (rmtree of 5,000 files and 2,000 folders on this machine's disk). A replaced tree is
+renamed into the build folder's trash instead, and `rm -rf` runs on it beside the work that
+follows: an old content tree while Hugo writes the site, the old site at the start of the next
+build, beside its validate stage. Another process, not a
 thread: the render stage forks its workers only while no other thread runs (render/units.py).
 
 Only trees the build itself replaced are put here. One that cannot be renamed into the trash

@@ -33,6 +33,7 @@ from ..fingerprint import hash_tree
 from ..paths import Paths
 from ..publish.swap import remove
 from .charts import variant_colours
+from .content_tree import unplace
 from .embeds import site_settings
 from .images import enabled as images_enabled
 from .units import Unit, Workers
@@ -44,13 +45,16 @@ CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL, 
 class Reuse:
     """Units of the content tree, each produced into a folder of its own and kept by its key."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> None:
-        self.cache = paths.build / "pages-reused"
+    def __init__(self, con: duckdb.DuckDBPyConnection, ds, paths: Paths, held: dict[str, str] | None = None) -> None:
+        """`held`: the units (entry -> key) the content tree being written holds already, as their
+        entries have them (render/content_tree.py); those kept are not placed again."""
+        self.cache = cache(paths)
         self.digests: dict[str, str] = getattr(ds, "digests", {})
-        # Without every campaign's digest (a build without the campaign cache) nothing is reused.
-        self.enabled = bool(self.digests) and len(self.digests) == len(ds.campaigns)
+        self.enabled = enabled(ds)
         self.reused = self.written = 0
         self.used: set[str] = set()
+        self.held = held or {}
+        self.placed: dict[str, str] = {}  # the units in the tree once render is done: entry -> key
         h = hashlib.sha256(FORMAT.encode())
         h.update(fingerprint.toolchain())
         hash_tree(h, "code", CODE)
@@ -98,11 +102,9 @@ class Reuse:
             entry = self.cache / hashlib.sha256(u.name.encode()).hexdigest()[:32]
             self.used.add(entry.name)
             entries.append(entry)
-            try:
-                saved = json.loads((entry / "unit.json").read_text())
-            except (OSError, ValueError):
-                saved = {}
-            if saved.get("key") == key and (entry / "files").is_dir():
+            self.placed[entry.name] = key
+            saved = _saved(entry)
+            if saved.get("key") == key:
                 self.reused += 1
                 pages[entry] = int(saved["pages"])
             else:
@@ -112,7 +114,7 @@ class Reuse:
                 made.append((u, entry, tmp, key))
         wait = workers.start([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
         for entry in entries:  # the kept units', while the workers make the others
-            if entry in pages:
+            if entry in pages and entry.name not in self.held:
                 _place(entry / "files", out_root)
         own = meanwhile()
         for (u, entry, tmp, key), n in zip(made, wait(), strict=True):
@@ -122,6 +124,8 @@ class Reuse:
                 own += n
                 continue
             (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
+            if entry.name in self.held:  # its last files, in the tree being updated
+                unplace(out_root, entry / "files")
             remove(entry)
             tmp.rename(entry)
             pages[entry] = n
@@ -129,18 +133,45 @@ class Reuse:
             _place(entry / "files", out_root)
         return own + sum(pages[e] for e in entries)
 
-    def forget_others(self) -> None:
-        """Remove the units this build did not have (a campaign or server gone, an old build's)."""
+    def forget_others(self, tree: Path) -> None:
+        """Remove the units this build did not have (a campaign or server gone, an old build's),
+        and their files from the tree being updated."""
         if self.enabled and self.cache.is_dir():
             for p in self.cache.iterdir():
                 if p.name not in self.used:
+                    if p.name in self.held:
+                        unplace(tree, p / "files")
                     remove(p)
+
+
+def cache(paths: Paths) -> Path:
+    return paths.build / "pages-reused"
+
+
+def enabled(ds) -> bool:
+    """Units are kept with every campaign's digest (not in a build without the campaign cache)."""
+    digests = getattr(ds, "digests", {})
+    return bool(digests) and len(digests) == len(ds.campaigns)
+
+
+def _saved(entry: Path) -> dict:
+    """What a cache entry says it holds (its key, its page count), or nothing."""
+    try:
+        saved = json.loads((entry / "unit.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return saved if isinstance(saved, dict) and (entry / "files").is_dir() else {}
+
+
+def saved_key(entry: Path) -> str | None:
+    return _saved(entry).get("key")
 
 
 def _place(src: Path, dest: Path) -> None:
     """Put a unit's files into the content tree as hard links (copies across file systems): no
     later stage writes into a file it did not create (images and pins add files beside them, and
-    the next build writes a new tree), so the kept copy cannot change. A file already there is a
+    the next build removes every file before it writes one: render/content_tree.py), so the kept
+    copy cannot change. A file already there is a
     collision (two units wrote one path), which is this code's bug, not the data's: the link
     itself finds it (x100: 0.29 s with a stat of each of 5,800 files first, as pathlib.Path)."""
     for root, _, files in os.walk(src):

@@ -12,6 +12,8 @@ from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
 from ..publish.swap import replace_path
 from ..publish.trash import Trash
+from . import content_tree
+from . import reuse as reuse_module
 from .calibration_pages import render_calibration_page
 from .campaigns import campaign_units, render_campaign_index
 from .charts import KINDS
@@ -37,10 +39,7 @@ def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: 
 
 def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, trash: Trash | None) -> int:
     con = workers.con
-    out = paths.generated.with_name(paths.generated.name + ".tmp")
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    out, held = _tree(paths, ds)
     pages = 0
 
     home = paths.content / "_index.md"
@@ -60,7 +59,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
                                "campaigns": sorted({str(d["campaign"]) for d in meta.get("charts") or []
                                                     if d.get("campaign")})})
 
-    reuse = Reuse(con, ds, paths)
+    reuse = Reuse(con, ds, paths, held)
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
     # the same cores: the ladders, the explorer's files, and the investigations (made at every build,
@@ -76,7 +75,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
                        out, workers, progress, "server pages",
                        meanwhile=lambda: (render_campaign_index(out) + render_calibration_page(con, paths, out)
                                           + render_explore(con, out)))
-    reuse.forget_others()
+    reuse.forget_others(out)
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
                                     ("servers", "Servers", ["html"])):
@@ -108,10 +107,27 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
                                                   render_template("embed.md.j2", **embed_example(paths))))
     pages += 1
 
-    replace_path(out, paths.generated, trash)
+    if out != paths.generated:
+        replace_path(out, paths.generated, trash)
+    if reuse.enabled:
+        content_tree.write_record(paths.build, reuse.placed)
     if reused is not None:
         reused[:] = [reuse.reused, reuse.written]
     return pages
+
+
+def _tree(paths: Paths, ds) -> tuple[Path, dict[str, str]]:
+    """The content tree to write, and the units it holds already: the last build's, pruned to the
+    units it holds (render/content_tree.py), or else a new tree beside it, swapped in when done."""
+    held = content_tree.take_record(paths.build)
+    if held and paths.generated.is_dir() and reuse_module.enabled(ds):
+        return paths.generated, content_tree.prune(paths.generated, reuse_module.cache(paths), held,
+                                                   reuse_module.saved_key)
+    out = paths.generated.with_name(paths.generated.name + ".tmp")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    return out, {}
 
 
 def embed_example(paths: Paths) -> dict:
