@@ -91,3 +91,36 @@ def test_a_file_changed_moments_ago_is_hashed_each_time(tmp_path, monkeypatch):
     before = path.stat()
     path.write_bytes(b"qps\n999\n")  # in the same tick: its stat as before (given as such here)
     assert fingerprint.file_digest(str(path), before)[1] == hashlib.sha256(b"qps\n999\n").digest()
+
+
+def test_the_next_build_in_a_folder_reads_only_the_inputs_whose_stat_changed(tmp_path, monkeypatch):
+    """fingerprint.keep_digests / recall_digests: a build keeps its inputs' digests in its build
+    folder; the next one reads again only a file whose stat identity is not the one kept."""
+    from papercuts import fingerprint
+
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("a.csv", "b.csv"):
+        (data / name).write_text(f"{name}\n")
+    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
+    paths.build.mkdir()
+    monkeypatch.setattr(fingerprint, "RECENT_NS", -1)  # as files written long before the build
+    monkeypatch.setattr(fingerprint, "_hashed", {str(tmp_path / "elsewhere"): ((1, 2, 3, 4, 5), 0, b"")})
+    first = inputs_digest(paths)
+    fingerprint.keep_digests(paths)
+    kept = (paths.build / fingerprint.DIGESTS).read_text()
+    assert str(data / "a.csv") in kept and "elsewhere" not in kept  # this build's inputs only
+
+    monkeypatch.setattr(fingerprint, "_hashed", {})  # the next build, another process
+    fingerprint.recall_digests(paths.build)
+    opened = []
+    monkeypatch.setattr(fingerprint, "open", lambda p, *a: opened.append(str(p)) or open(p, *a), raising=False)
+    assert inputs_digest(paths) == first and opened == []
+    time.sleep(0.05)
+    (data / "b.csv").write_text("B.csv\n")  # the same size
+    assert inputs_digest(paths) != first and opened == [str(data / "b.csv")]
+
+    (paths.build / fingerprint.DIGESTS).write_text('{"x": 1}')  # not this code's: nothing recalled
+    monkeypatch.setattr(fingerprint, "_hashed", {})
+    fingerprint.recall_digests(paths.build)
+    assert fingerprint._hashed == {}

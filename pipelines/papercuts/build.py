@@ -19,7 +19,7 @@ import duckdb
 from .db import release_arrow_memory
 from .derive import models
 from .derive.models import derive
-from .fingerprint import forget, inputs_digest, remember, unchanged
+from .fingerprint import forget, inputs_digest, recall_digests, remember, unchanged
 from .ingest import blobs, previous, tables
 from .ingest.previous import common_digest
 from .ingest.tables import ingest
@@ -138,6 +138,7 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
     try:
         with site_lock(paths):
             timings = Timings() if timings is None else timings
+            recall_digests(paths.build)
             digest = inputs_digest(paths)
             if (same := unchanged(paths, digest)) is not None:
                 problems, timings.pages = same

@@ -63,14 +63,38 @@ def hash_tree(h, label: str, root: Path, skip: str | None = None) -> None:
         h.update(f"{label}/{rel}\0{size}\0".encode() + digest)
 
 
-# Each file's (stat identity, size, SHA-256) as this process last hashed it: a build hashes its data
-# for its fingerprint, then each campaign folder for the cache of campaigns read, and its code four
-# times (x100: the fingerprint, the shared inputs' digest and the campaigns' keys took 0.19-0.24 s
-# with the 73 MB of data read twice; 0.12-0.16 s so).
+# Each file's (stat identity, size, SHA-256) as this process, or the last build in its build folder
+# (recall_digests), hashed it: a build hashes its data for its fingerprint, then each campaign
+# folder for the cache of campaigns read, and its code four times (x100: the fingerprint, the
+# shared inputs' digest and the campaigns' keys took 0.19-0.24 s with the 73 MB of data read
+# twice; 0.12-0.16 s so).
 _hashed: dict[str, tuple[tuple[int, ...], int, bytes]] = {}
 # A file changed this recently is hashed every time: a change within the clock tick of the one
 # before (a few ms) keeps its times, and one of the same size would not be seen (as "racy git").
 RECENT_NS = 2_000_000_000
+DIGESTS = "file-digests.json"
+
+
+def recall_digests(build: Path) -> None:
+    """The files' digests the last build in this build folder took (keep_digests): a file whose
+    stat identity is still the recorded one is not read again, as git trusts its index (x100: the
+    fingerprint took 0.10-0.16 s of every build, reading 73 MB)."""
+    try:
+        saved = json.loads((build / DIGESTS).read_text())
+        for path, (ident, size, digest) in saved.items():
+            _hashed.setdefault(path, (tuple(ident), size, bytes.fromhex(digest)))
+    except (OSError, ValueError, TypeError, AttributeError):  # none, or not this code's: read again
+        pass
+
+
+def keep_digests(paths: Paths) -> None:
+    """The digests of this build's inputs, for the next build in its folder (recall_digests)."""
+    roots = tuple(str(root) + os.sep for root in _roots(paths).values())
+    kept = {path: [list(ident), size, digest.hex()] for path, (ident, size, digest) in _hashed.items()
+            if path.startswith(roots)}
+    tmp = paths.build / (DIGESTS + ".tmp")
+    tmp.write_text(json.dumps(kept, sort_keys=True))
+    tmp.replace(paths.build / DIGESTS)
 
 
 def file_digest(path: str, st: os.stat_result | None = None) -> tuple[int, bytes]:
@@ -102,11 +126,14 @@ def hugo_environment() -> bytes:
     return repr(sorted((k, v) for k, v in os.environ.items() if k.upper().startswith("HUGO"))).encode()
 
 
+def _roots(paths: Paths) -> dict[str, Path]:
+    return {"data": paths.data, "content": paths.content, "layouts": paths.project / "layouts",
+            "site": paths.site, "code": Path(__file__).parent}
+
+
 def inputs_digest(paths: Paths) -> str:
     h = hashlib.sha256(toolchain())
-    roots = {"data": paths.data, "content": paths.content, "layouts": paths.project / "layouts",
-             "site": paths.site, "code": Path(__file__).parent}
-    for label, root in roots.items():
+    for label, root in _roots(paths).items():
         hash_tree(h, label, root)
     h.update(f"public {paths.public}\0images {os.environ.get('PAPERCUTS_IMAGES', '1')}\0".encode())
     h.update(hugo_environment())
@@ -151,6 +178,7 @@ def remember(paths: Paths, digest: str, problems: Problems, pages: int) -> None:
     tmp.write_text(json.dumps({"digest": digest, "pages": pages, "outputs": outputs_digest(paths),
                                "problems": [p.__dict__ for p in problems.sorted()]}, sort_keys=True))
     tmp.replace(record)
+    keep_digests(paths)
 
 
 def forget(paths: Paths) -> None:
