@@ -62,17 +62,18 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     reuse = Reuse(con, ds, paths, held)
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
-    # the same cores: the ladders, the explorer's files, and the investigations (made at every build,
-    # not kept: they were made one after another before any unit, 0.35-0.44 s of every build at x100).
-    pages += reuse.run(campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs)
+    # the same cores: the ladders, the explorer's files, the investigations and the regressions
+    # index. The last two are made at every build, not kept, and first: the largest jobs first, the
+    # small ones then fill both cores to the end (x100 rebuild: the regressions index, 6,490 changes,
+    # 0.34-0.38 s, was the last job among the server pages, with the other core idle).
+    pages += reuse.run([Unit("ladder index", render_ladder_index, kept=False)]
                        + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), kept=False)
-                          for src in sources],
+                          for src in sources]
+                       + campaign_units(con, paths, investigations) + ladder_units(con)
+                       + explore_units(con, paths.blobs),
                        out, workers, progress, "campaign pages, ladders, explorer files")
-    # The pages of the whole site are made here while the workers make the server pages, but for
-    # the regressions index, the largest (x100: 6,490 changes, 0.3 s), which a worker makes first:
-    # a rebuild has one server page to make, and made here it came after the calibration page.
-    pages += reuse.run([Unit("ladder index", render_ladder_index, kept=False)] + server_units(con, investigations, out),
-                       out, workers, progress, "server pages",
+    # The pages of the whole site are made here while the workers make the server pages.
+    pages += reuse.run(server_units(con, investigations, out), out, workers, progress, "server pages",
                        meanwhile=lambda: (render_campaign_index(out) + render_calibration_page(con, paths, out)
                                           + render_explore(con, out)))
     reuse.forget_others(out)
