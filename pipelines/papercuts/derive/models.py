@@ -26,11 +26,13 @@ SEARCH_AFTER = "rqps"
 # or of the PER_CAMPAIGN models before it (with tables every campaign shares), stored campaign by
 # campaign (ORDER BY campaign, ...). An incremental build makes them for the changed campaigns only
 # and copies the other campaigns' rows from the last build's database: at x100 with one campaign
-# added, the first three were 2.1 s of the 2.9 s the models took, and comparisons 0.23 s (0.03 s
-# so). Not rqps_summary: made from all of rqps it took 0.21-0.29 s, its 75,000 rows copied alone
-# 0.16-0.22 s.
-PER_CAMPAIGN = ("measured_qps", "rqps", "ladder_values", "comparisons", "file_rows", "server_variants")
-SOURCES = ("results", "relative", "summaries", "observations")
+# added, measured_qps, ladder_values and rqps were 2.1 s of the 2.9 s the models took,
+# comparisons 0.23 s (0.03 s so), and campaign_bases and op_costs, which scanned every result for
+# a few rows each, 0.22 s and 0.18 s of a 1.1 s derive. Not rqps_summary: made from all of rqps it
+# took 0.21-0.29 s, its 75,000 rows copied alone 0.16-0.22 s.
+PER_CAMPAIGN = ("campaign_bases", "measured_qps", "rqps", "ladder_values", "op_costs", "comparisons", "file_rows",
+                "server_variants")
+SOURCES = ("results", "relative", "summaries", "observations", "counters")
 # The tables of campaign rows a build may keep in a copy of the last database (previous.start).
 IN_PLACE = {**{name: previous.KEPT for name in PER_CAMPAIGN}, **ladders.IN_PLACE}
 FRESH = "fresh"  # the scratch schema the changed campaigns' rows are made in
