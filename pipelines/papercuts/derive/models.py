@@ -27,11 +27,12 @@ SEARCH_AFTER = "rqps"
 # campaign (ORDER BY campaign, ...). An incremental build makes them for the changed campaigns only
 # and copies the other campaigns' rows from the last build's database: at x100 with one campaign
 # added, measured_qps, ladder_values and rqps were 2.1 s of the 2.9 s the models took,
-# comparisons 0.23 s (0.03 s so), and campaign_bases and op_costs, which scanned every result for
-# a few rows each, 0.22 s and 0.18 s of a 1.1 s derive. Not rqps_summary: made from all of rqps it
-# took 0.21-0.29 s, its 75,000 rows copied alone 0.16-0.22 s.
-PER_CAMPAIGN = ("campaign_bases", "measured_qps", "rqps", "ladder_values", "op_costs", "comparisons", "file_rows",
-                "server_variants")
+# comparisons 0.23 s (0.03 s so), and campaign_bases, rqps_summary and op_costs, which read every
+# result or rQPS for a few rows each, 0.13-0.20 s, 0.2-0.38 s and 0.12-0.13 s of a 0.8 s derive.
+# (rqps_summary's 75,000 rows copied took 0.16-0.22 s, about as long as making them: what a build
+# keeps in place is not copied, and a new campaign is dated after the others.)
+PER_CAMPAIGN = ("campaign_bases", "measured_qps", "rqps", "ladder_values", "rqps_summary", "op_costs", "comparisons",
+                "file_rows", "server_variants")
 SOURCES = ("results", "relative", "summaries", "observations", "counters")
 # The tables of campaign rows a build may keep in a copy of the last database (previous.start).
 IN_PLACE = {**{name: previous.KEPT for name in PER_CAMPAIGN}, **ladders.IN_PLACE}
