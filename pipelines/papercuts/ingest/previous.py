@@ -86,7 +86,8 @@ NOTHING = Last()  # a clean build's
 
 def record(con: duckdb.DuckDBPyConnection, common: str, digests: dict[str, str]) -> None:
     con.execute(f"CREATE TABLE {TABLE} (campaign VARCHAR PRIMARY KEY, digest VARCHAR NOT NULL)")
-    con.executemany(f"INSERT INTO {TABLE} VALUES (?, ?)", [("", common), *sorted(digests.items())])
+    rows = [("", common), *sorted(digests.items())]  # one statement: executemany took 0.07 s for 82 rows
+    con.execute(f"INSERT INTO {TABLE} SELECT unnest($1), unnest($2)", [[c for c, _ in rows], [d for _, d in rows]])
 
 
 def start(db: Path, last: Path | None, common: str, digests: dict[str, str], order: list[str],
