@@ -55,6 +55,51 @@ def hugo_processes(paths: Paths) -> list[str]:
     return found
 
 
+def test_an_interrupt_while_waiting_for_hugo_stops_it(built, monkeypatch):
+    """Interrupted while it waits for Hugo (Ctrl-C, kill -INT), the build stops Hugo: a Hugo left
+    running would write into a staging tree no later build removes. Hugo is held stopped from
+    its start (SIGSTOP), so it is still there when the interrupt comes."""
+    import os
+    import signal
+    import subprocess
+
+    from papercuts.publish import hugo
+
+    paths, before = built
+    start, communicate, started = subprocess.Popen.__init__, subprocess.Popen.communicate, []
+
+    def stopped(self, args, *rest, **kwargs):
+        start(self, args, *rest, **kwargs)
+        if args[0] == hugo.hugo_binary():
+            os.kill(self.pid, signal.SIGSTOP)
+            started.append(self.pid)
+
+    def interrupted(self, *args, **kwargs):
+        if self.pid in started:
+            raise KeyboardInterrupt
+        return communicate(self, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", stopped)
+    monkeypatch.setattr(subprocess.Popen, "communicate", interrupted)
+    page = paths.content / "investigations" / "myrocks-2x-less-slow.md"
+    page.write_text(page.read_text() + "\n")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            build(paths)
+        assert len(started) == 1
+        assert hugo_processes(paths) == []
+        with pytest.raises(ProcessLookupError):
+            os.kill(started[0], 0)  # killed and reaped, not left behind
+    finally:
+        for pid in started:  # the bug this test is for: do not leave it stopped
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert digest(paths.public) == before
+    assert beside(paths) == [".public.lock", "public"]
+
+
 def test_an_interrupt_while_hugo_runs_stops_it_and_keeps_the_old_site(built, monkeypatch):
     """Papercuts places its own files while Hugo runs (publish/hugo.py): interrupted there, no
     Hugo is left running and neither its tree nor Papercuts' is left."""

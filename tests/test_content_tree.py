@@ -63,7 +63,7 @@ def test_a_build_stopped_while_the_tree_is_updated_leaves_a_new_tree_to_the_next
     real = build_module.render_site
 
     def stopped(*args, **kwargs):
-        content_tree.take_record(paths.build)  # as render does first
+        (paths.build / content_tree.RECORD).unlink()  # as render does first
         (paths.generated / "_index.md").unlink()  # ... and then the tree is half updated
         raise KeyboardInterrupt
 
@@ -103,3 +103,27 @@ def test_prune_keeps_only_whole_units_as_their_cache_holds_them(tmp_path):
 
     content_tree.unplace(tree_root, cache / "u1" / "files")
     assert _inodes(tree_root) == {} and _folders(tree_root) == set()
+
+
+def test_a_tree_of_other_code_or_catalogs_is_not_updated_in_place(tmp_path):
+    """Only a change of code, catalogs or pages (reuse.py's common inputs) can give one unit's path
+    to another page: a record of other common inputs is not used (a new tree is written)."""
+    content_tree.write_record(tmp_path, {"u1": "k1"}, "common-1")
+    assert content_tree.take_record(tmp_path, "common-2") == {}
+    assert not (tmp_path / content_tree.RECORD).exists()  # taken either way
+    content_tree.write_record(tmp_path, {"u1": "k1"}, "common-1")
+    assert content_tree.take_record(tmp_path, "common-1") == {"u1": "k1"}
+
+
+def test_unplace_removes_only_the_units_own_files(tmp_path):
+    cache, tree_root = tmp_path / "cache" / "files", tmp_path / "tree"
+    for rel in ("a/x.md", "a/y.csv"):
+        (cache / rel).parent.mkdir(parents=True, exist_ok=True)
+        (cache / rel).write_text(rel)
+        (tree_root / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.link(cache / rel, tree_root / rel)
+    (tree_root / "a" / "y.csv").unlink()
+    (tree_root / "a" / "y.csv").write_text("another page's, at that path now")
+    content_tree.unplace(tree_root, cache)
+    assert sorted(_inodes(tree_root)) == ["a/y.csv"]
+    assert (cache / "a" / "y.csv").read_text() == "a/y.csv"

@@ -105,11 +105,14 @@ def test_the_next_build_in_a_folder_reads_only_the_inputs_whose_stat_changed(tmp
     paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
     paths.build.mkdir()
     monkeypatch.setattr(fingerprint, "RECENT_NS", -1)  # as files written long before the build
-    monkeypatch.setattr(fingerprint, "_hashed", {str(tmp_path / "elsewhere"): ((1, 2, 3, 4, 5), 0, b"")})
+    gone = str(data / "gone.csv")  # recalled from a build before, removed since
+    monkeypatch.setattr(fingerprint, "_hashed", {str(tmp_path / "elsewhere"): ((1, 2, 3, 4, 5), 0, b""),
+                                                 gone: ((1, 2, 3, 4, 5), 0, b"")})
+    monkeypatch.setattr(fingerprint, "_asked", set())
     first = inputs_digest(paths)
     fingerprint.keep_digests(paths)
     kept = (paths.build / fingerprint.DIGESTS).read_text()
-    assert str(data / "a.csv") in kept and "elsewhere" not in kept  # this build's inputs only
+    assert str(data / "a.csv") in kept and "elsewhere" not in kept and gone not in kept  # this build's inputs only
 
     monkeypatch.setattr(fingerprint, "_hashed", {})  # the next build, another process
     fingerprint.recall_digests(paths.build)

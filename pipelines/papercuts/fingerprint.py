@@ -69,6 +69,7 @@ def hash_tree(h, label: str, root: Path, skip: str | None = None) -> None:
 # shared inputs' digest and the campaigns' keys took 0.19-0.24 s with the 73 MB of data read
 # twice; 0.12-0.16 s so).
 _hashed: dict[str, tuple[tuple[int, ...], int, bytes]] = {}
+_asked: set[str] = set()  # the files whose digest this process was asked for
 # A file changed this recently is hashed every time: a change within the clock tick of the one
 # before (a few ms) keeps its times, and one of the same size would not be seen (as "racy git").
 RECENT_NS = 2_000_000_000
@@ -91,7 +92,7 @@ def keep_digests(paths: Paths) -> None:
     """The digests of this build's inputs, for the next build in its folder (recall_digests)."""
     roots = tuple(str(root) + os.sep for root in _roots(paths).values())
     kept = {path: [list(ident), size, digest.hex()] for path, (ident, size, digest) in _hashed.items()
-            if path.startswith(roots)}
+            if path.startswith(roots) and path in _asked}  # not a file gone since
     tmp = paths.build / (DIGESTS + ".tmp")
     tmp.write_text(json.dumps(kept, sort_keys=True))
     tmp.replace(paths.build / DIGESTS)
@@ -101,6 +102,7 @@ def file_digest(path: str, st: os.stat_result | None = None) -> tuple[int, bytes
     """A file's size and the SHA-256 of its bytes; hashed again unless its stat identity (device,
     inode, size, modification and change times) is the one it had when last hashed here."""
     st = st or os.stat(path)
+    _asked.add(path)
     ident = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     if (was := _hashed.get(path)) and was[0] == ident:
         return was[1], was[2]

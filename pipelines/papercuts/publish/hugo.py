@@ -55,10 +55,11 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
                 _copy_verbatim(content / VERBATIM, own, placer, clashes)
                 _copy_embeds(content / EMBEDS, own, placer, clashes)
                 _copy_chart_files(content, own, placer, clashes)
-            except BaseException:
+                stdout, stderr = proc.communicate()
+            except BaseException:  # an interrupt while it runs: Hugo is stopped, not left writing
                 proc.kill()
+                proc.wait()
                 raise
-            stdout, stderr = proc.communicate()
         if proc.returncode != 0:
             shutil.rmtree(staging, ignore_errors=True)
             raise UserError("hugo failed:\n" + "\n".join(hugo_errors(stdout + "\n" + stderr)))

@@ -18,16 +18,18 @@ import os
 from pathlib import Path
 
 RECORD = "content-tree.json"
-FORMAT = "papercuts-content-tree 1"
+FORMAT = "papercuts-content-tree 2"
 
 
-def take_record(build: Path) -> dict[str, str]:
-    """The units (cache entry -> key) the tree held when the last build wrote the record, which is
-    removed: from here on the tree may be half updated."""
+def take_record(build: Path, common: str) -> dict[str, str]:
+    """The units (cache entry -> key) the tree held when the last build wrote the record, if that
+    build's units had this one's `common` inputs (render/reuse.py: code, catalogs, pages), else
+    none: only such a change can give one unit's path to another page. The record is removed:
+    from here on the tree may be half updated."""
     path = build / RECORD
     try:
         record = json.loads(path.read_text())
-        units = record["units"] if record["format"] == FORMAT else {}
+        units = record["units"] if record["format"] == FORMAT and record["common"] == common else {}
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in units.items()):
             units = {}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -36,9 +38,9 @@ def take_record(build: Path) -> dict[str, str]:
     return units
 
 
-def write_record(build: Path, units: dict[str, str]) -> None:
+def write_record(build: Path, units: dict[str, str], common: str) -> None:
     tmp = build / (RECORD + ".tmp")
-    tmp.write_text(json.dumps({"format": FORMAT, "units": units}, sort_keys=True))
+    tmp.write_text(json.dumps({"format": FORMAT, "common": common, "units": units}, sort_keys=True))
     tmp.replace(build / RECORD)
 
 
@@ -66,11 +68,15 @@ def prune(tree: Path, cache: Path, held: dict[str, str], key_of) -> dict[str, st
 
 
 def unplace(tree: Path, files: Path) -> None:
-    """Remove from `tree` a unit's files (as its cache entry `files` has them), and the folders
-    that leaves empty."""
+    """Remove from `tree` a unit's files (those that are still its cache entry `files`' own), and
+    the folders that leaves empty."""
     folders: set[str] = set()
-    for rel, _ in _files(files, "", folders):
-        (tree / rel).unlink(missing_ok=True)
+    for rel, inode in _files(files, "", folders):
+        try:
+            if os.lstat(tree / rel).st_ino == inode:
+                os.unlink(tree / rel)
+        except FileNotFoundError:
+            pass
     for rel in sorted(folders, key=lambda f: -f.count("/")):  # the deepest first
         try:
             (tree / rel).rmdir()

@@ -99,7 +99,7 @@ class Reuse:
                 made.append((u, None, tmp, None))
                 continue
             key = self.key(u.name, [u.campaign] if u.campaign else self.by_server.get(u.server or "", []))
-            entry = self.cache / hashlib.sha256(u.name.encode()).hexdigest()[:32]
+            entry = self.cache / entry_name(u.name)
             self.used.add(entry.name)
             entries.append(entry)
             self.placed[entry.name] = key
@@ -112,6 +112,8 @@ class Reuse:
                 remove(tmp)
                 (tmp / "files").mkdir(parents=True)
                 made.append((u, entry, tmp, key))
+                if self.held.pop(entry.name, None) is not None:  # its last files, before any is written
+                    unplace(out_root, entry / "files")
         wait = workers.start([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
         for entry in entries:  # the kept units', while the workers make the others
             if entry in pages and entry.name not in self.held:
@@ -124,8 +126,6 @@ class Reuse:
                 own += n
                 continue
             (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
-            if entry.name in self.held:  # its last files, in the tree being updated
-                unplace(out_root, entry / "files")
             remove(entry)
             tmp.rename(entry)
             pages[entry] = n
@@ -133,15 +133,25 @@ class Reuse:
             _place(entry / "files", out_root)
         return own + sum(pages[e] for e in entries)
 
-    def forget_others(self, tree: Path) -> None:
-        """Remove the units this build did not have (a campaign or server gone, an old build's),
-        and their files from the tree being updated."""
+    def unplace_others(self, units: list[Unit], tree: Path) -> None:
+        """Before anything is written: the files of the units the tree holds that this build does
+        not have (a campaign or server gone), whose paths another page may take."""
+        have = {entry_name(u.name) for u in units if u.kept}
+        for name in [name for name in self.held if name not in have]:
+            unplace(tree, self.cache / name / "files")
+            del self.held[name]
+
+    def forget_others(self) -> None:
+        """Remove the units this build did not have (a campaign or server gone, an old build's)."""
         if self.enabled and self.cache.is_dir():
             for p in self.cache.iterdir():
                 if p.name not in self.used:
-                    if p.name in self.held:
-                        unplace(tree, p / "files")
                     remove(p)
+
+
+def entry_name(unit: str) -> str:
+    """A unit's folder in the cache of units."""
+    return hashlib.sha256(unit.encode()).hexdigest()[:32]
 
 
 def cache(paths: Paths) -> Path:

@@ -39,7 +39,8 @@ def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: 
 
 def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, trash: Trash | None) -> int:
     con = workers.con
-    out, held = _tree(paths, ds)
+    reuse = Reuse(con, ds, paths)
+    out, reuse.held = _tree(paths, ds, reuse.common)
     pages = 0
 
     home = paths.content / "_index.md"
@@ -59,24 +60,23 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
                                "campaigns": sorted({str(d["campaign"]) for d in meta.get("charts") or []
                                                     if d.get("campaign")})})
 
-    reuse = Reuse(con, ds, paths, held)
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
     # the same cores: the ladders, the explorer's files, the investigations and the regressions
     # index. The last two are made at every build, not kept, and first: the largest jobs first, the
     # small ones then fill both cores to the end (x100 rebuild: the regressions index, 6,490 changes,
     # 0.34-0.38 s, was the last job among the server pages, with the other core idle).
-    pages += reuse.run([Unit("ladder index", render_ladder_index, kept=False)]
-                       + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), kept=False)
-                          for src in sources]
-                       + campaign_units(con, paths, investigations) + ladder_units(con)
-                       + explore_units(con, paths.blobs),
-                       out, workers, progress, "campaign pages, ladders, explorer files")
+    first = ([Unit("ladder index", render_ladder_index, kept=False)]
+             + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), kept=False) for src in sources]
+             + campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs))
+    servers = server_units(con, investigations, out)
+    reuse.unplace_others(first + servers, out)
+    pages += reuse.run(first, out, workers, progress, "campaign pages, ladders, explorer files")
     # The pages of the whole site are made here while the workers make the server pages.
-    pages += reuse.run(server_units(con, investigations, out), out, workers, progress, "server pages",
+    pages += reuse.run(servers, out, workers, progress, "server pages",
                        meanwhile=lambda: (render_campaign_index(out) + render_calibration_page(con, paths, out)
                                           + render_explore(con, out)))
-    reuse.forget_others(out)
+    reuse.forget_others()
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
                                     ("servers", "Servers", ["html"])):
@@ -111,16 +111,18 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     if out != paths.generated:
         replace_path(out, paths.generated, trash)
     if reuse.enabled:
-        content_tree.write_record(paths.build, reuse.placed)
+        content_tree.write_record(paths.build, reuse.placed, reuse.common)
     if reused is not None:
         reused[:] = [reuse.reused, reuse.written]
     return pages
 
 
-def _tree(paths: Paths, ds) -> tuple[Path, dict[str, str]]:
+def _tree(paths: Paths, ds, common: str) -> tuple[Path, dict[str, str]]:
     """The content tree to write, and the units it holds already: the last build's, pruned to the
-    units it holds (render/content_tree.py), or else a new tree beside it, swapped in when done."""
-    held = content_tree.take_record(paths.build)
+    units it holds (render/content_tree.py), when made of the same code and inputs outside the
+    campaigns (`common`: a page may take another unit's path only after such a change), or else a
+    new tree beside it, swapped in when done."""
+    held = content_tree.take_record(paths.build, common)
     if held and paths.generated.is_dir() and reuse_module.enabled(ds):
         return paths.generated, content_tree.prune(paths.generated, reuse_module.cache(paths), held,
                                                    reuse_module.saved_key)
