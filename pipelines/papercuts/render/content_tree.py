@@ -5,11 +5,14 @@ new tree each build linked them all again (x100, one campaign added: 5,800 files
 removed the old one's. Instead, when the last build's record names the units its tree holds, the
 tree is pruned to those units' files as their cache entries hold them (the same inodes): every
 other file goes (the pages of the whole site, units never kept, chart images, pins), and so does
-every file of a unit one of whose files was edited, replaced or removed since. Render then places
+every file of a unit one of whose files was replaced or removed since (an edit in place, through
+the link, reaches the unit's cache entry too, as it always did). Render then places
 only the units it makes again, and the tree is a new one's, file for file (tests/test_incremental.py).
 
 The record is removed before the tree is touched, and written once render has placed every unit:
-a build stopped between leaves none, and the next one writes a new tree.
+a build stopped between leaves none, and the next one writes a new tree. So does a build of other
+code, catalogs or pages (the units' common inputs), the only change that can give one unit's path
+to another page.
 """
 from __future__ import annotations
 

@@ -45,15 +45,15 @@ CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL, 
 class Reuse:
     """Units of the content tree, each produced into a folder of its own and kept by its key."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, ds, paths: Paths, held: dict[str, str] | None = None) -> None:
-        """`held`: the units (entry -> key) the content tree being written holds already, as their
-        entries have them (render/content_tree.py); those kept are not placed again."""
+    def __init__(self, con: duckdb.DuckDBPyConnection, ds, paths: Paths) -> None:
         self.cache = cache(paths)
         self.digests: dict[str, str] = getattr(ds, "digests", {})
         self.enabled = enabled(ds)
         self.reused = self.written = 0
         self.used: set[str] = set()
-        self.held = held or {}
+        # The units (entry -> key) the tree being written holds already, as their entries have
+        # them (render/site.py _tree, render/content_tree.py): those kept are not placed again.
+        self.held: dict[str, str] = {}
         self.placed: dict[str, str] = {}  # the units in the tree once render is done: entry -> key
         h = hashlib.sha256(FORMAT.encode())
         h.update(fingerprint.toolchain())
@@ -181,9 +181,9 @@ def _place(src: Path, dest: Path) -> None:
     """Put a unit's files into the content tree as hard links (copies across file systems): no
     later stage writes into a file it did not create (images and pins add files beside them, and
     the next build removes every file before it writes one: render/content_tree.py), so the kept
-    copy cannot change. A file already there is a
-    collision (two units wrote one path), which is this code's bug, not the data's: the link
-    itself finds it (x100: 0.29 s with a stat of each of 5,800 files first, as pathlib.Path)."""
+    copy cannot change. A file already there is a collision (two units wrote one path), which is
+    this code's bug, not the data's: the link itself finds it (x100: 0.29 s with a stat of each of
+    5,800 files first, as pathlib.Path)."""
     for root, _, files in os.walk(src):
         target = os.path.join(dest, os.path.relpath(root, src))
         os.makedirs(target, exist_ok=True)
