@@ -101,16 +101,16 @@ def test_an_interrupt_while_waiting_for_hugo_stops_it(built, monkeypatch):
 
 
 def test_an_interrupt_while_hugo_runs_stops_it_and_keeps_the_old_site(built, monkeypatch):
-    """Papercuts places its own files while Hugo runs (publish/hugo.py): interrupted there, no
+    """Papercuts places its own files while Hugo runs (publish/own_files.py): interrupted there, no
     Hugo is left running and neither its tree nor Papercuts' is left."""
-    from papercuts.publish import hugo
+    from papercuts.publish.own_files import OwnFiles
 
     paths, before = built
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(hugo, "_copy_chart_files", interrupted)
+    monkeypatch.setattr(OwnFiles, "place_chart_files", interrupted)
     page = paths.content / "investigations" / "myrocks-2x-less-slow.md"
     page.write_text(page.read_text() + "\n")
     with pytest.raises(KeyboardInterrupt):

@@ -255,11 +255,11 @@ def test_an_investigation_links_each_data_file_where_it_is_served(tmp_path):
 
 
 def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_one(tmp_path):
-    """publish/hugo.py places the content tree's contributed files in a tree of their own while
+    """publish/own_files.py places the content tree's contributed files in a tree of their own while
     Hugo runs, then moves them beside Hugo's pages; a name Hugo already wrote is refused, never
     overwritten."""
     from papercuts.problems import UserError
-    from papercuts.publish import hugo
+    from papercuts.publish.own_files import OwnFiles
     from papercuts.publish.placed import Placer
 
     src = tmp_path / "content" / "_verbatim"
@@ -270,10 +270,10 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_on
         (src / rel).write_bytes(data)
 
     def publish(staging, own):
-        placer, clashes = Placer(tmp_path / "placed.json", tmp_path / "public", own), {}
-        hugo._copy_verbatim(src, own, placer, clashes)
-        hugo._move_in(own, staging, "", placer, clashes)
-        return placer
+        files = OwnFiles(own, Placer(tmp_path / "placed.json", tmp_path / "public", own))
+        files.place_verbatim(src)
+        files.move_into(staging)
+        return files.placer
 
     staging = tmp_path / "staging"
     (staging / "campaigns" / "a").mkdir(parents=True)
@@ -315,11 +315,11 @@ def test_a_published_file_edited_in_place_changes_nothing_the_next_build_publish
 
 
 def test_a_contributed_file_named_as_a_charts_file_is_refused(tmp_path):
-    """publish/hugo.py adds the charts' files after the contributed ones: a contributed file at a
+    """publish/own_files.py adds the charts' files after the contributed ones: a contributed file at a
     chart file's address is refused, not served in its place; the same file twice (a page's chart
     image Hugo published as its og:image) is Hugo's, kept; other bytes there are refused."""
     from papercuts.problems import UserError
-    from papercuts.publish.hugo import _copy_chart_files, _copy_verbatim, _move_in
+    from papercuts.publish.own_files import OwnFiles
     from papercuts.publish.placed import Placer
 
     content = tmp_path / "content"
@@ -333,14 +333,14 @@ def test_a_contributed_file_named_as_a_charts_file_is_refused(tmp_path):
         own.mkdir()
         if hugos is not None:
             (staging / "campaigns" / "c" / "rqps-c.csv").write_text(hugos)
-        placer, clashes = Placer(tmp_path / "placed.json", tmp_path / "public", own), {}
+        files = OwnFiles(own, Placer(tmp_path / "placed.json", tmp_path / "public", own))
         if contributed is not None:
             (content / "_verbatim" / "campaigns" / "c").mkdir(parents=True, exist_ok=True)
             (content / "_verbatim" / "campaigns" / "c" / "rqps-c.csv").write_text(contributed)
-            _copy_verbatim(content / "_verbatim", own, placer, clashes)
-        _copy_chart_files(content, own, placer, clashes)
-        _move_in(own, staging, "", placer, clashes)
-        return staging, placer
+            files.place_verbatim(content / "_verbatim")
+        files.place_chart_files(content)
+        files.move_into(staging)
+        return staging, files.placer
 
     staging, placer = publish("same", hugos="a,b\n1,2\n")  # the same bytes: Hugo's, kept
     assert (staging / "campaigns" / "c" / "rqps-c.csv").read_text() == "a,b\n1,2\n"

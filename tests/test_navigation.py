@@ -160,7 +160,7 @@ def unresolved(public) -> tuple[int, list]:
 
 
 def test_every_local_address_of_every_page_is_a_file_of_the_site(site):
-    """A chart's files are published by Papercuts after Hugo (publish/hugo.py _copy_chart_files)."""
+    """A chart's files are published by Papercuts after Hugo (publish/own_files.py place_chart_files)."""
     checked, missing = unresolved(site.public)
     assert checked > 1000 and missing == [], missing[:10]
 

@@ -20,7 +20,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
     url = page_path(folder.relative_to(root).as_posix())
     if meta.get("charts"):
         check_unique(url, meta["charts"])
-        # Hugo publishes none of the bundle's files: publish/hugo.py copies its charts' spec, CSV and
+        # Hugo publishes none of the bundle's files: publish/own_files.py copies its charts' spec, CSV and
         # images after it; the table is read at build time.
         meta = {**meta, "build": {"publishResources": False},
                 "charts": [{**d, "embed": embed_url(url, d["id"]), **({} if d.get("from") else _images(url, d["id"]))}
