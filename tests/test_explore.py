@@ -322,3 +322,19 @@ def test_the_ladder_view_names_a_changes_span_where_its_place_is_not_sure(page, 
         pair = between.split(" (", 1)[0]
         assert want[series, pair] == between
     assert any("within" in between for _, between in seen)
+
+
+@pytest.mark.browser
+def test_the_bars_view_gives_every_microbenchmark_and_variant_a_place_of_its_own(page, server):
+    """Bars by group: in each group's panel a microbenchmark has its band and a variant its place in
+    it, so no two bars are drawn over each other (an offset scale resolved per panel once put every
+    microbenchmark of a panel in one band: the bars of one variant overlapped, their labels too)."""
+    open_explorer(page, f"{server}/explore/?server=pn53&campaign={PN53}&threads=1&groups=point,range")
+    rows = shown_csv(page)
+    tops = page.evaluate("""() => Array.from(document.querySelectorAll('#explore-chart g.mark-rect path'))
+        .map(p => { const r = p.getBoundingClientRect(); return [Math.round(r.top * 10) / 10, r.height]; })""")
+    assert len(tops) == len(rows) > 40
+    assert min(height for _, height in tops) >= 2  # each bar can be seen
+    assert len({top for top, _ in tops}) == len(tops)  # a place each
+    tops.sort()
+    assert all(b[0] >= a[0] + a[1] - 0.5 for a, b in zip(tops, tops[1:]))  # none over another

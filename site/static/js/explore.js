@@ -509,8 +509,10 @@
       data: { name: "table", values: ratio ? rows.filter(function (r) { return r[field] != null && r[field] > 0; }) : rows },
       facet: { row: { field: "group", type: "nominal", sort: GROUPS, title: null,
                       header: { labelAngle: 0, labelAlign: "left", labelFontWeight: 600 } } },
-      resolve: { scale: { y: "independent", yOffset: "independent" } },
-      spec: { width: fitWidth(520), height: { step: Math.max(12, Math.min(60, 4 * (s.variants.length + (ratio ? 0 : 1)) + 4)) },
+      // yOffset shared: resolved per panel, it put every microbenchmark of a panel in one band
+      resolve: { scale: { y: "independent" } },
+      // A bar's own height (the offset's step): 3-12 px, about 48 px a microbenchmark
+      spec: { width: fitWidth(520), height: { step: Math.max(3, Math.min(12, Math.round(48 / (s.variants.length + (ratio ? 0 : 1))))), for: "offset" },
               layer: layers }
     };
   }
