@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import re
+from itertools import pairwise
 from urllib.parse import parse_qs, urlparse
 
 import duckdb
@@ -337,4 +338,4 @@ def test_the_bars_view_gives_every_microbenchmark_and_variant_a_place_of_its_own
     assert min(height for _, height in tops) >= 2  # each bar can be seen
     assert len({top for top, _ in tops}) == len(tops)  # a place each
     tops.sort()
-    assert all(b[0] >= a[0] + a[1] - 0.5 for a, b in zip(tops, tops[1:]))  # none over another
+    assert all(b[0] >= a[0] + a[1] - 0.5 for a, b in pairwise(tops))  # none over another

@@ -96,3 +96,32 @@ def test_front_matter_that_is_not_yaml_is_an_error_at_its_line_and_column(tmp_pa
     _, problems = validate(Paths.make(content=content))
     got = [(p.line, p.column, p.message) for p in problems.errors if p.path.endswith("broken.md")]
     assert got == [(4, 17, "invalid YAML front matter: mapping values are not allowed in this context")]
+
+
+def test_generated_front_matter_is_json_that_reads_back_to_what_was_written():
+    """render/frontmatter.page: one line of JSON that Hugo reads. What a hand-written page's YAML
+    gives (dates, keys that are numbers, true or null) is written as json wrote it; every string
+    and float reads back exactly."""
+    import json
+    import math
+    from datetime import date
+
+    import yaml
+
+    from papercuts.render.frontmatter import page, split
+
+    given = yaml.safe_load("title: t\ndate: 2024-01-02\ntldr:\n  - 8.0: the regression starts\n  - 2024: first run\n"
+                           "flags: {true: a, null: b}\n")
+    text = page({**given, "texts": ["</script>", "\u2028\u2029", "tab\there", "é😀", "\x00\x1f"],
+                 "floats": [8e-05, 1e-07, 0.1, 1e16, 123456.789, -0.0, 5e-324]}, "body\n")
+    first, _, body = text.partition("\n")
+    assert body == "body\n" and "\n" not in first
+    meta = json.loads(first)
+    assert meta["date"] == "2024-01-02"
+    assert meta["tldr"] == [{"8.0": "the regression starts"}, {"2024": "first run"}]
+    assert meta["flags"] == {"true": "a", "null": "b"}
+    assert meta["texts"] == ["</script>", "\u2028\u2029", "tab\there", "é😀", "\x00\x1f"]
+    assert meta["floats"] == [8e-05, 1e-07, 0.1, 1e16, 123456.789, -0.0, 5e-324]
+    assert math.copysign(1, meta["floats"][5]) == -1
+    assert list(meta) == sorted(meta)
+    assert split(text, "x.md")[0] == meta

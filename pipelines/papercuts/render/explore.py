@@ -5,8 +5,9 @@ The page draws nothing at build time: site/static/js/explore.js fetches `<server
 QPS for whatever base and builds the reader picks. The files are columnar: each table is a set of
 equal-length arrays whose strings are indices into the server's lists of campaigns, variants and
 microbenchmarks, so a value is written once and the browser needs no per-row objects.
-Numbers are written as Python's repr (json), which a browser parses to the same double: the
-rQPS it computes equals DuckDB's `qps / base_qps` bit for bit.
+Each number is written as the shortest text that reads back to it (frontmatter.dumps), which a
+browser parses to the same double: the rQPS it computes equals DuckDB's `qps / base_qps` bit for
+bit.
 """
 from __future__ import annotations
 

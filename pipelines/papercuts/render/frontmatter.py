@@ -1,12 +1,12 @@
 """Front matter is parsed and serialized, never templated: hand-written pages hold YAML; the
 pages the pipeline writes hold JSON (Hugo reads a page that starts with '{' as JSON front
-matter), which the C encoder writes 10-20x faster than YAML for the large indexes.
+matter), which is written 10-20x faster than YAML for the large indexes.
 
 The JSON the pipeline writes (front matter, specs, the explorer's files) is encoded by orjson:
 json's encoder formats each float through repr, and the explorer's files of x100 (16 MB, mostly
-QPS values) took 0.41 s where orjson takes 0.04 s. The same strings, escapes and key order
-(json's with ensure_ascii=False and sort_keys); floats are each the shortest that reads back
-exactly, in JavaScript's notation (0.00008, where json wrote 8e-05)."""
+QPS values) took 0.41 s where orjson takes 0.04 s. The same strings and escapes as json's with
+ensure_ascii=False; keys sorted; each float the shortest text that reads back to it exactly
+(0.00008 where json wrote 8e-05; 1e-7 for 1e-07)."""
 from __future__ import annotations
 
 import json
@@ -41,9 +41,10 @@ def split(text: str, where: str) -> tuple[dict, str]:
 
 
 def dumps(value) -> bytes:
-    """`value` as compact JSON, keys sorted (a date, as a hand-written page's YAML gives one, as
-    Hugo reads it from a string: 2024-01-02)."""
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    """`value` as compact JSON, keys sorted. As a hand-written page's YAML may give them: a date as
+    Hugo reads it from a string (2024-01-02); a key that is a number, true or null as its text
+    ("2024", "true"), as json wrote it."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
 def page(meta: dict, body: str) -> str:
