@@ -100,9 +100,12 @@ def test_an_interrupt_while_waiting_for_hugo_stops_it(built, monkeypatch):
     assert beside(paths) == [".public.lock", "public"]
 
 
-def test_an_interrupt_while_hugo_runs_stops_it_and_keeps_the_old_site(built, monkeypatch):
-    """Papercuts places its own files while Hugo runs (publish/own_files.py): interrupted there, no
-    Hugo is left running and neither its tree nor Papercuts' is left."""
+@pytest.mark.parametrize("where", ["placing", "before hugo"])
+def test_an_interrupt_while_hugo_runs_stops_it_and_keeps_the_old_site(built, monkeypatch, where):
+    """Papercuts places its own files while Hugo runs (publish/own_files.py): interrupted there, or
+    while the kept pages are looked for before Hugo starts, no Hugo is left running and neither
+    its tree nor Papercuts' is left."""
+    from papercuts.publish import kept_pages
     from papercuts.publish.own_files import OwnFiles
 
     paths, before = built
@@ -110,7 +113,10 @@ def test_an_interrupt_while_hugo_runs_stops_it_and_keeps_the_old_site(built, mon
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(OwnFiles, "place_chart_files", interrupted)
+    if where == "placing":
+        monkeypatch.setattr(OwnFiles, "place_chart_files", interrupted)
+    else:
+        monkeypatch.setattr(kept_pages.KeptPages, "options", interrupted)
     page = paths.content / "investigations" / "myrocks-2x-less-slow.md"
     page.write_text(page.read_text() + "\n")
     with pytest.raises(KeyboardInterrupt):

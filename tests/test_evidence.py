@@ -270,10 +270,10 @@ def test_contributed_files_go_beside_hugos_pages_byte_for_byte_and_never_over_on
         (src / rel).write_bytes(data)
 
     def publish(staging, own):
-        files = OwnFiles(own, Placer(tmp_path / "placed.json", tmp_path / "public", own))
-        files.place_verbatim(src)
-        files.move_into(staging)
-        return files.placer
+        own_files = OwnFiles(own, Placer(tmp_path / "placed.json", tmp_path / "public", own))
+        own_files.place_verbatim(src)
+        own_files.move_into(staging)
+        return own_files.placer
 
     staging = tmp_path / "staging"
     (staging / "campaigns" / "a").mkdir(parents=True)

@@ -39,12 +39,12 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
     staging.parent.mkdir(parents=True, exist_ok=True)
     remove(own_root)
     own_root.mkdir()
-    own = OwnFiles(own_root, Placer(paths.build / RECORD, paths.public, own_root))
-    content = content or paths.generated
-    kept = KeptPages(paths, content, staging, OPTIONS)
-    cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content), "--destination", str(staging),
-           *OPTIONS, *kept.options()]
-    try:
+    try:  # from here on, an interrupt or an error leaves no own_root beside the site
+        own = OwnFiles(own_root, Placer(paths.build / RECORD, paths.public, own_root))
+        content = content or paths.generated
+        kept = KeptPages(paths, content, staging, OPTIONS)
+        cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content), "--destination",
+               str(staging), *OPTIONS, *kept.options()]
         with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "HUGO_ENVIRONMENT": "production"}) as proc:
             try:

@@ -45,7 +45,9 @@ class OwnFiles:
         self._place_tree(src, lambda rel: rel, PAGE_CLASH)
 
     def place_embeds(self, src: Path) -> None:
-        """The embed pages (render/embeds.py) at their addresses below /embed/."""
+        """The embed pages (render/embeds.py) at their addresses below /embed/, never over a file
+        there already (another embed page at the same address; a page Hugo made: move_into). A
+        kept unit's are the last site's files, as place_verbatim's are."""
         self._place_tree(src, embed_published_as, EMBED_CLASH)
 
     def _place_tree(self, src: Path, published_as, clash: str) -> None:
