@@ -104,7 +104,6 @@ def test_generated_front_matter_is_json_that_reads_back_to_what_was_written():
     and float reads back exactly."""
     import json
     import math
-    from datetime import date
 
     import yaml
 
