@@ -125,6 +125,17 @@ def test_a_font_installed_since_the_images_were_cached_draws_them_again(tmp_path
     assert images.cache_key(spec, images._renderer()) != before
 
 
+def test_a_build_says_when_the_images_font_is_not_installed(tmp_path, monkeypatch):
+    fonts = tmp_path / "fonts"
+    (fonts / "truetype" / "dejavu").mkdir(parents=True)
+    (fonts / "truetype" / "dejavu" / "DejaVuSans.ttf").write_bytes(b"font")
+    monkeypatch.setattr(images, "FONT_DIRS", (str(tmp_path / "absent"), str(fonts)))
+    assert not images.font_installed()
+    (fonts / "truetype" / "liberation").mkdir()
+    (fonts / "truetype" / "liberation" / "LiberationSans-Regular.ttf").write_bytes(b"font")
+    assert images.font_installed()
+
+
 @pytest.mark.browser
 def test_a_reader_without_javascript_sees_the_chart_images(browser, server):
     context = browser.new_context(java_script_enabled=False)

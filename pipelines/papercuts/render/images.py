@@ -57,6 +57,7 @@ def enabled() -> bool:
 class Drawn:
     rendered: int = 0
     reused: int = 0
+    font: bool = True  # whether IMAGE_FONT's first family is installed (font_installed)
 
 
 # Where the renderer finds system fonts (fontdb's Linux folders). Text is measured with them, so
@@ -73,6 +74,16 @@ def fonts_digest() -> str:
             if p.is_file():
                 h.update(f"{p}\0{p.stat().st_size}\0".encode())
     return h.hexdigest()[:16]
+
+
+def font_installed() -> bool:
+    """Whether Liberation Sans is installed. Without it, vl-convert measures text in one fallback
+    and librsvg (fontconfig) may draw it in another, wider or narrower than measured."""
+    for root in FONT_DIRS:
+        base = Path(root).expanduser()
+        if base.is_dir() and any(base.rglob("LiberationSans-Regular.*")):
+            return True
+    return False
 
 
 def _renderer() -> str:
@@ -175,7 +186,7 @@ def render_images(content: Path, cache: Path, workers: int | None = None) -> Dra
         placed.append((key, svg, png))
         if not (cache / f"{key}.png").is_file():
             todo.setdefault(key, spec)
-    drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo))
+    drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo), font=font_installed())
     jobs = [[str(spec), str(cache / f"{key}.svg"), str(cache / f"{key}.png")]
             for key, spec in sorted(todo.items(), key=lambda kv: str(kv[1]))]
     n = max(1, min(len(jobs), workers or os.cpu_count() or 1))
