@@ -10,10 +10,13 @@ STAMP := $(VENV)/.installed
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml requirements.lock
+# pyvips comes as source only: it is built with the lock's setuptools, wheel and cffi, installed
+# first (requirements-build.lock), not with whatever build isolation would fetch unchecked.
+$(STAMP): pyproject.toml requirements.lock requirements-build.lock
 	@echo "papercuts: installing the pinned Python packages into $(VENV) (first run: about 30 s)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes -r requirements-build.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes --no-build-isolation -r requirements.lock
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 

@@ -236,8 +236,8 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
         if timings.say and timings.images:
             timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
         if timings.say and timings.images and not timings.images.font:
-            timings.say("    images: Liberation Sans is not installed, so their text may be drawn wider or narrower "
-                        "than it was measured (install it: Debian's fonts-liberation)")
+            timings.say("    images: neither Liberation Sans nor Arial is installed, so their PNGs were drawn by "
+                        "vl-convert's renderer, about 4x slower (install Debian's fonts-liberation)")
         trash.empty()  # an old content tree (render/content_tree.py), while Hugo runs
         with timings.stage("hugo", "the pinned Hugo writes the site"):
             kept = run_hugo(paths, trash=trash)

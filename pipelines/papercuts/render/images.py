@@ -5,8 +5,12 @@ no browser), the PNG from that SVG by libvips (librsvg).
 
 vl-convert 1.9 measured each text by opening and mapping the font file again for every glyph, and
 its PNG renderer (resvg) still does: for the shipped data's 186 charts, 38.6 s of SVG and 31.7 s of
-PNG (and 8.8 s of recompressing it) in one process. vl-convert 2.0 draws the SVGs in 5.9 s, libvips
-the PNGs in 14.2 s. Both lay text out in IMAGE_FONT, so the width Vega measured is the width drawn.
+PNG (and 8.8 s of recompressing it) in one process. vl-convert 2.0 (a release candidate: 2.0.0rc7,
+the newest on PyPI; move to 2.0.0 when it is out) draws the SVGs in 5.9 s, libvips the PNGs in
+14.2 s. vl-convert measures text in its own copy of Liberation Sans, whatever the system has;
+librsvg draws it in the system's (fontconfig), so a machine without Liberation Sans or Arial, its
+metric twin, would get labels drawn wider or narrower than measured: there, vl-convert's renderer
+draws the PNG (font_installed).
 
 Rendering is still the slow part of a first build, so each image is cached under the hash of what
 it is drawn from: the renderers' versions, the fonts, the scale, the spec and its CSV. An unchanged
@@ -17,12 +21,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 from ..children import end_with
@@ -35,11 +41,12 @@ PNG_SCALE = 2
 # A PNG at most this many pixels: a tall chart (a cost chart of 40 microbenchmarks × 10 builds is
 # ~900 × 6,000 px) is drawn below 2× so its PNG stays near 1 MB, not 11; its SVG is always whole.
 PNG_MAX_PIXELS = 2_500_000
-PNG_ZLIB = 6  # deflate level of the PNGs' pixels: level 9 is 3 % smaller and 5× slower
-# The images' text, measured (vl-convert) and drawn (librsvg) in the first of these installed, which
-# the two pick alike (the pages' own charts use the reader's system font). Arial and Helvetica have
-# Liberation Sans's widths, so the SVG a reader opens is laid out right without it.
+PNG_ZLIB = 6  # deflate level of the PNGs' pixels: level 9 is 6 % smaller and 8× slower (libvips)
+PNG_SAVE = {"compression": PNG_ZLIB, "keep": "none"}  # keep none: no eXIf chunk (libvips adds one)
+# The images' text: Liberation Sans, which vl-convert measures it in, or a font of its widths where
+# it is drawn (the pages' own charts use the reader's system font, which Vega measures there).
 IMAGE_FONT = "Liberation Sans, Arial, Helvetica, sans-serif"
+_GRADIENT_ID = re.compile(r"gradient_(\d+)")
 _SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"')
 # The Vega-Lite version vl-convert draws with: the newest it bundles in the 6 series (the pages
 # load vega-lite 6.5.0; tests/test_images.py checks a drawn SVG against its chart's CSV).
@@ -57,11 +64,11 @@ def enabled() -> bool:
 class Drawn:
     rendered: int = 0
     reused: int = 0
-    font: bool = True  # whether IMAGE_FONT's first family is installed (font_installed)
+    font: bool = True  # whether librsvg drew the PNGs (font_installed), not vl-convert's slower renderer
 
 
-# Where the renderer finds system fonts (fontdb's Linux folders). Text is measured with them, so
-# installing a font (Chromium's packages bring some) changes a chart's drawn width.
+# Where the renderers find system fonts (fontdb's and fontconfig's Linux folders): installing a
+# font (Chromium's packages bring some) may change how a chart is drawn.
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
 
 
@@ -77,27 +84,49 @@ def fonts_digest() -> str:
 
 
 def font_installed() -> bool:
-    """Whether Liberation Sans is installed. Without it, vl-convert measures text in one fallback
-    and librsvg (fontconfig) may draw it in another, wider or narrower than measured."""
+    """Whether librsvg can draw IMAGE_FONT with Liberation Sans's widths: Liberation Sans or Arial
+    is installed."""
     for root in FONT_DIRS:
         base = Path(root).expanduser()
-        if base.is_dir() and any(base.rglob("LiberationSans-Regular.*")):
+        if base.is_dir() and any(p.name.lower().startswith(("liberationsans-regular.", "arial."))
+                                 for p in base.rglob("*")):
             return True
     return False
 
 
-def _renderer() -> str:
-    import pyvips
+def _vips():
+    """pyvips, drawing with the pinned pyvips-binary's libvips (its `_libvips` module): pyvips
+    quietly takes a system libvips, of other versions of librsvg and cairo, when it has none."""
+    try:
+        import _libvips
+        import pyvips
+
+        bundled = {Path(f.locate()).resolve() for f in metadata.files("pyvips-binary") or []}
+    except (ImportError, OSError, metadata.PackageNotFoundError) as e:
+        raise UserError(f"chart images need pyvips and the pinned pyvips-binary ({e}): run make site, which "
+                        "installs them, or build with --no-images") from None
+    if not pyvips.API_mode or Path(_libvips.__file__).resolve() not in bundled:
+        raise UserError(f"pyvips loads {_libvips.__file__}, not pyvips-binary's libvips: remove that module "
+                        "(a pyvips built against a system libvips), or build with --no-images")
+    return pyvips
+
+
+def _renderer(librsvg: bool) -> str:
+    """What draws the images, as their cache key names it: the renderers' and the binary's
+    versions, the installed fonts, how a PNG is drawn and saved (a cached image is never one
+    drawn another way)."""
     import vl_convert
 
+    pyvips = _vips()
     vips = ".".join(str(pyvips.version(i)) for i in range(3))
+    png = "librsvg" if librsvg else "vl-convert"
     return (f"vl-convert {vl_convert.__version__} vega {vl_convert.get_vega_version()} vl {VL_VERSION} "
-            f"libvips {vips} fonts {fonts_digest()}")
+            f"libvips {vips} pyvips-binary {metadata.version('pyvips-binary')} fonts {fonts_digest()} "
+            f"png by {png}, saved {sorted(PNG_SAVE.items())}, gradients numbered per chart")
 
 
 def cache_key(spec: bytes, renderer: str) -> str:
-    return hashlib.sha256(f"{renderer}\nscale {PNG_SCALE} max {PNG_MAX_PIXELS} zlib {PNG_ZLIB}\n".encode()
-                          + spec).hexdigest()
+    return hashlib.sha256(f"{renderer}\nscale {PNG_SCALE} max {PNG_MAX_PIXELS}\n".encode() + spec).hexdigest()
 
 
 def png_scale(svg: str) -> float:
@@ -120,13 +149,13 @@ def drawn_spec(spec_path: Path) -> bytes:
     return json.dumps(spec, sort_keys=True, separators=(",", ":")).encode()
 
 
-def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
+def _draw(spec_path: str, svg_out: str, png_out: str, librsvg: bool) -> str:
     """Worker: one spec to SVG and PNG, each written beside its final name and renamed in place."""
     import vl_convert
 
     try:
-        svg = vl_convert.vegalite_to_svg(drawn_spec(Path(spec_path)).decode(), vl_version=VL_VERSION)
-        png = png_of(svg)
+        svg = numbered(vl_convert.vegalite_to_svg(drawn_spec(Path(spec_path)).decode(), vl_version=VL_VERSION))
+        png = png_of(svg, librsvg)
     except Exception as e:  # the renderer's own message, with the chart it failed on
         return f"{spec_path}: the image renderer failed: {e}"
     for data, out in ((svg.encode(), svg_out), (png, png_out)):
@@ -136,27 +165,45 @@ def _draw(spec_path: str, svg_out: str, png_out: str) -> str:
     return ""
 
 
-def png_of(svg: str) -> bytes:
-    """The PNG of an SVG at png_scale, holding nothing but its pixels (no date or other metadata:
-    a build is reproducible)."""
-    import pyvips
+def numbered(svg: str) -> str:
+    """The SVG with its gradients numbered from 0 as they come. Vega numbers them with a counter of
+    the process drawing (gradient_14 for a worker's 15th), so a chart's SVG depended on the charts
+    drawn before it in its worker. Only tags are read: a label's text is never changed."""
+    ids: dict[str, int] = {}
 
-    image = pyvips.Image.svgload_buffer(svg.encode(), scale=png_scale(svg))
-    return image.pngsave_buffer(compression=PNG_ZLIB, keep="none")
+    def tag(m: re.Match) -> str:
+        return _GRADIENT_ID.sub(lambda g: f"gradient_{ids.setdefault(g[1], len(ids))}", m[0])
 
-
-def worker_command() -> list[str]:
-    """How the build starts a worker: a fresh interpreter told the build's pid."""
-    return [sys.executable, "-c", f"from papercuts.render.images import worker; worker({os.getpid()})"]
+    return re.sub(r"<[^>]*>", tag, svg)
 
 
-def worker(build: int) -> None:
+def png_of(svg: str, librsvg: bool = True) -> bytes:
+    """The PNG of an SVG at png_scale, drawn by librsvg (or, without its font, by vl-convert's
+    renderer), holding nothing but its pixels (no date or other metadata: a build is reproducible)."""
+    pyvips = _vips()
+    if librsvg:
+        image = pyvips.Image.svgload_buffer(svg.encode(), scale=png_scale(svg))
+    else:
+        import vl_convert
+
+        image = pyvips.Image.new_from_buffer(vl_convert.svg_to_png(svg, scale=png_scale(svg)), "")
+    return image.pngsave_buffer(**PNG_SAVE)
+
+
+def worker_command(librsvg: bool = True) -> list[str]:
+    """How the build starts a worker: a fresh interpreter told the build's pid and how to draw PNGs."""
+    return [sys.executable, "-c", f"from papercuts.render.images import worker; worker({os.getpid()}, {librsvg})"]
+
+
+def worker(build: int, librsvg: bool = True) -> None:
     """A worker process: draw each [spec, svg, png] job read as JSON from standard input; print
     one line per failure. It ends with the build that started it: it reads all its jobs first,
     and a killed build's worker would otherwise draw them all, for minutes at scale."""
     end_with(build)
+    # vl-convert 2.0 logs Vega's warnings (an axis of no values); 1.9 said nothing, nor do the pages.
+    logging.getLogger("vl_convert").setLevel(logging.ERROR)
     for spec, svg, png in json.loads(sys.stdin.read()):
-        error = _draw(spec, svg, png)
+        error = _draw(spec, svg, png, librsvg)
         if error:
             print(error.replace("\n", " "), flush=True)
 
@@ -177,7 +224,8 @@ def image_names(content: Path, spec: Path) -> tuple[Path, Path]:
 def render_images(content: Path, cache: Path, workers: int | None = None) -> Drawn:
     """Write the SVG and PNG of every spec under `content`, drawing only what the cache lacks."""
     cache.mkdir(parents=True, exist_ok=True)
-    renderer = _renderer()
+    librsvg = font_installed()
+    renderer = _renderer(librsvg)
     todo: dict[str, Path] = {}
     placed: list[tuple[str, Path, Path]] = []
     for spec in specs(content):
@@ -186,13 +234,13 @@ def render_images(content: Path, cache: Path, workers: int | None = None) -> Dra
         placed.append((key, svg, png))
         if not (cache / f"{key}.png").is_file():
             todo.setdefault(key, spec)
-    drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo), font=font_installed())
+    drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo), font=librsvg)
     jobs = [[str(spec), str(cache / f"{key}.svg"), str(cache / f"{key}.png")]
             for key, spec in sorted(todo.items(), key=lambda kv: str(kv[1]))]
     n = max(1, min(len(jobs), workers or os.cpu_count() or 1))
     # One worker process per core, each given its share of the charts on standard input: separate
     # interpreters (vl-convert holds the GIL), started fresh rather than forked from this one.
-    procs = [subprocess.Popen(worker_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    procs = [subprocess.Popen(worker_command(librsvg), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
              for _ in range(n if jobs else 0)]
     for i, p in enumerate(procs):  # each worker reads all its jobs before it draws (and prints)
         p.stdin.write(json.dumps(jobs[i::n]))
