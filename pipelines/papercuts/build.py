@@ -28,6 +28,7 @@ from .problems import Problem, Problems, UserError
 from .publish.hugo import run_hugo
 from .publish.swap import remove, replace_path
 from .publish.trash import Trash
+from .render.images import check as check_images
 from .render.images import enabled as images_enabled
 from .render.images import render_images
 from .render.site import render_site
@@ -203,6 +204,8 @@ def _load(ds: Dataset, paths: Paths, db: Path, timings: Timings) -> set[str]:
 
 
 def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
+    if images_enabled():
+        check_images()  # pyvips missing or not the pinned libvips: said now, not after the stages before it
     with timings.stage("validate", f"checking {paths.rel(paths.data)}"):
         ds, problems = validate(paths, paths.build / "campaigns-read", partial(timings.progress, "campaigns read"))
     if timings.say:
@@ -235,7 +238,7 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
             timings.say("    images: not drawn (PAPERCUTS_IMAGES=0, --no-images)")
         if timings.say and timings.images:
             timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
-        if timings.say and timings.images and not timings.images.font:
+        if timings.say and timings.images and timings.images.rendered and not timings.images.font:
             timings.say("    images: neither Liberation Sans nor Arial is installed, so their PNGs were drawn by "
                         "vl-convert's renderer, about 4x slower (install Debian's fonts-liberation)")
         trash.empty()  # an old content tree (render/content_tree.py), while Hugo runs

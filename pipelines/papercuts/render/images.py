@@ -19,6 +19,7 @@ $PAPERCUTS_IMAGE_CACHE) may be shared by any number of builds and checkouts.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -28,6 +29,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -46,7 +48,9 @@ PNG_SAVE = {"compression": PNG_ZLIB, "keep": "none"}  # keep none: no eXIf chunk
 # The images' text: Liberation Sans, which vl-convert measures it in, or a font of its widths where
 # it is drawn (the pages' own charts use the reader's system font, which Vega measures there).
 IMAGE_FONT = "Liberation Sans, Arial, Helvetica, sans-serif"
-_GRADIENT_ID = re.compile(r"gradient_(\d+)")
+# The ids Vega numbers with a counter of the process drawing (gradient_14 for a worker's 15th
+# gradient, clip3), as an element's id or a url() its fill, stroke or clip-path refers to.
+_COUNTED_ID = re.compile(r'(\s(?:id|fill|stroke|clip-path)=")(?:(gradient_|clip)(\d+)|url\(#(gradient_|clip)(\d+)\))"')
 _SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"')
 # The Vega-Lite version vl-convert draws with: the newest it bundles in the 6 series (the pages
 # load vega-lite 6.5.0; tests/test_images.py checks a drawn SVG against its chart's CSV).
@@ -94,21 +98,32 @@ def font_installed() -> bool:
     return False
 
 
+@cache
 def _vips():
-    """pyvips, drawing with the pinned pyvips-binary's libvips (its `_libvips` module): pyvips
-    quietly takes a system libvips, of other versions of librsvg and cairo, when it has none."""
+    """pyvips, drawing with the pinned pyvips-binary's libvips (its `_libvips` module, as that
+    package installed it: a pyvips built against a system libvips installs a module of the same
+    name over it, and pyvips quietly takes a system libvips when it finds none)."""
     try:
         import _libvips
         import pyvips
 
-        bundled = {Path(f.locate()).resolve() for f in metadata.files("pyvips-binary") or []}
-    except (ImportError, OSError, metadata.PackageNotFoundError) as e:
-        raise UserError(f"chart images need pyvips and the pinned pyvips-binary ({e}): run make site, which "
-                        "installs them, or build with --no-images") from None
-    if not pyvips.API_mode or Path(_libvips.__file__).resolve() not in bundled:
-        raise UserError(f"pyvips loads {_libvips.__file__}, not pyvips-binary's libvips: remove that module "
-                        "(a pyvips built against a system libvips), or build with --no-images")
+        record = {Path(f.locate()).resolve(): f.hash for f in metadata.files("pyvips-binary") or []}
+    except Exception as e:  # ImportError, OSError, and pyvips' own Exception when libvips will not start
+        raise UserError(f"chart images need pyvips and the pinned pyvips-binary, which would not load ({e}): "
+                        "run make site, which installs them, or build with --no-images") from None
+    path = Path(_libvips.__file__).resolve()
+    given = record.get(path)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(path.read_bytes()).digest()).rstrip(b"=").decode()
+    if not pyvips.API_mode or given is None or given.value != digest:
+        raise UserError(f"pyvips loads {path}, which is not pyvips-binary's (a pyvips built against a system "
+                        "libvips replaced it): run pip cache remove pyvips, remove .venv and make again, "
+                        "or build with --no-images")
     return pyvips
+
+
+def check() -> None:
+    """Refuse to build with images, before any stage runs, when they could not be drawn."""
+    _vips()
 
 
 def _renderer(librsvg: bool) -> str:
@@ -122,7 +137,7 @@ def _renderer(librsvg: bool) -> str:
     png = "librsvg" if librsvg else "vl-convert"
     return (f"vl-convert {vl_convert.__version__} vega {vl_convert.get_vega_version()} vl {VL_VERSION} "
             f"libvips {vips} pyvips-binary {metadata.version('pyvips-binary')} fonts {fonts_digest()} "
-            f"png by {png}, saved {sorted(PNG_SAVE.items())}, gradients numbered per chart")
+            f"png by {png}, saved {sorted(PNG_SAVE.items())}, gradient and clip ids numbered per chart")
 
 
 def cache_key(spec: bytes, renderer: str) -> str:
@@ -166,15 +181,18 @@ def _draw(spec_path: str, svg_out: str, png_out: str, librsvg: bool) -> str:
 
 
 def numbered(svg: str) -> str:
-    """The SVG with its gradients numbered from 0 as they come. Vega numbers them with a counter of
-    the process drawing (gradient_14 for a worker's 15th), so a chart's SVG depended on the charts
-    drawn before it in its worker. Only tags are read: a label's text is never changed."""
-    ids: dict[str, int] = {}
+    """The SVG with its gradients and clips numbered from 0 as they come (_COUNTED_ID): as Vega
+    numbers them, a chart's SVG depended on the charts drawn before it in its worker (50 of 185
+    differed between one worker and two). Only those attributes are read: a label's text, or its
+    aria-label, is never changed."""
+    ids: dict[str, dict[str, int]] = {"gradient_": {}, "clip": {}}
 
-    def tag(m: re.Match) -> str:
-        return _GRADIENT_ID.sub(lambda g: f"gradient_{ids.setdefault(g[1], len(ids))}", m[0])
+    def renumbered(m: re.Match) -> str:
+        kind, n = (m[2], m[3]) if m[2] else (m[4], m[5])
+        new = f"{kind}{ids[kind].setdefault(n, len(ids[kind]))}"
+        return f'{m[1]}{new}"' if m[2] else f'{m[1]}url(#{new})"'
 
-    return re.sub(r"<[^>]*>", tag, svg)
+    return _COUNTED_ID.sub(renumbered, svg)
 
 
 def png_of(svg: str, librsvg: bool = True) -> bytes:
