@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -98,32 +99,50 @@ def font_installed() -> bool:
     return False
 
 
-@cache
-def _vips():
-    """pyvips, drawing with the pinned pyvips-binary's libvips (its `_libvips` module, as that
-    package installed it: a pyvips built against a system libvips installs a module of the same
-    name over it, and pyvips quietly takes a system libvips when it finds none)."""
+def _libvips() -> Path:
+    """The `_libvips` module pyvips will load, which must be the pinned pyvips-binary's, as that
+    package installed it (its hash in its RECORD): a pyvips built against a system libvips installs
+    a module of that name and path over it, and pyvips quietly takes a system libvips when there is
+    none. Found without importing pyvips, which would start libvips in the build's process long before
+    the images stage."""
     try:
-        import _libvips
-        import pyvips
-
+        found = importlib.util.find_spec("_libvips"), importlib.util.find_spec("pyvips")
         record = {Path(f.locate()).resolve(): f.hash for f in metadata.files("pyvips-binary") or []}
-    except Exception as e:  # ImportError, OSError, and pyvips' own Exception when libvips will not start
-        raise UserError(f"chart images need pyvips and the pinned pyvips-binary, which would not load ({e}): "
-                        "run make site, which installs them, or build with --no-images") from None
-    path = Path(_libvips.__file__).resolve()
+    except Exception as e:  # a module set to None, a package half removed: any is "not there"
+        found, record = (None, None), {}
+        reason = f" ({e})"
+    else:
+        reason = ""
+    if None in found or not found[0].origin:
+        raise UserError(f"chart images need pyvips and the pinned pyvips-binary, which are not installed{reason}: "
+                        "run make site, which installs them, or build with --no-images")
+    path = Path(found[0].origin).resolve()
     given = record.get(path)
     digest = base64.urlsafe_b64encode(hashlib.sha256(path.read_bytes()).digest()).rstrip(b"=").decode()
-    if not pyvips.API_mode or given is None or given.value != digest:
-        raise UserError(f"pyvips loads {path}, which is not pyvips-binary's (a pyvips built against a system "
+    if given is None or given.value != digest:
+        raise UserError(f"pyvips would load {path}, which is not pyvips-binary's (a pyvips built against a system "
                         "libvips replaced it): run pip cache remove pyvips, remove .venv and make again, "
                         "or build with --no-images")
-    return pyvips
+    return path
 
 
 def check() -> None:
     """Refuse to build with images, before any stage runs, when they could not be drawn."""
-    _vips()
+    _libvips()
+
+
+@cache
+def _vips():
+    """pyvips, drawing with the pinned pyvips-binary's libvips (_libvips)."""
+    _libvips()
+    try:
+        import pyvips
+    except Exception as e:  # pyvips raises a bare Exception when libvips will not start
+        raise UserError(f"chart images need pyvips-binary's libvips, which would not start ({e}): run make site, "
+                        "which installs it, or build with --no-images") from None
+    if not pyvips.API_mode:  # its _libvips would not load: pyvips took a system libvips
+        raise UserError("pyvips did not load pyvips-binary's libvips: run make site again, or build with --no-images")
+    return pyvips
 
 
 def _renderer(librsvg: bool) -> str:
