@@ -116,6 +116,29 @@ def test_an_unchanged_chart_is_not_drawn_again(tmp_path, monkeypatch):
     assert after.keys() == svgs.keys() and all(after[n] != svgs[n] for n in svgs)
 
 
+def test_without_the_images_font_a_build_draws_its_pngs_with_vl_convert_and_says_so(tmp_path, monkeypatch):
+    """Where neither Liberation Sans nor Arial is installed, librsvg would draw the labels in another
+    font than vl-convert measured them in: the build's workers draw the PNGs with vl-convert's own
+    renderer (its own Liberation Sans), which the cache key names, and the build says so."""
+    monkeypatch.setenv("PAPERCUTS_IMAGE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(images, "FONT_DIRS", (str(tmp_path / "no-fonts"),))
+    data = write_data(tmp_path / "data")
+    content = tmp_path / "content"
+    (content / "investigations").mkdir(parents=True)
+    shutil.copyfile(PROJECT / "content" / "_index.md", content / "_index.md")
+    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public", content=content)
+    said: list[str] = []
+    t = Timings(say=said.append)
+    build(paths, t)
+    assert t.images.rendered > 0 and not t.images.font
+    assert any("PNGs were drawn by vl-convert's renderer" in line for line in said)
+    pngs = sorted(paths.public.rglob("*-*.png"))
+    assert pngs and all(set(png_chunks(p.read_bytes())) == {b"IHDR", b"pHYs", b"IDAT", b"IEND"} for p in pngs)
+    # each is the one vl-convert's renderer draws from its SVG, not librsvg's
+    svg = pngs[0].with_suffix(".svg").read_text()
+    assert pngs[0].read_bytes() == images.png_of(svg, librsvg=False) != images.png_of(svg, librsvg=True)
+
+
 def test_a_font_installed_since_the_images_were_cached_draws_them_again(tmp_path, monkeypatch):
     # Text is drawn in the system's fonts (librsvg, through fontconfig): a cached image drawn before
     # a font was installed may not be the one a fresh build draws (1.9 measured in them too: a
