@@ -53,7 +53,7 @@ from papercuts.render.images import worker_command
 
 jobs = [[sys.argv[2], os.path.join(sys.argv[3], f"{i}.svg"), os.path.join(sys.argv[3], f"{i}.png")]
         for i in range(2000)]
-proc = subprocess.Popen(worker_command(), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+proc = subprocess.Popen(worker_command(True), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
 proc.stdin.write(json.dumps(jobs))
 proc.stdin.close()
 with open(sys.argv[1], "w") as f:

@@ -238,7 +238,7 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
             timings.say("    images: not drawn (PAPERCUTS_IMAGES=0, --no-images)")
         if timings.say and timings.images:
             timings.say(f"    {timings.images.rendered} chart image(s) drawn, {timings.images.reused} from the cache")
-        if timings.say and timings.images and timings.images.rendered and not timings.images.font:
+        if timings.say and timings.images and timings.images.rendered and not timings.images.librsvg:
             timings.say("    images: neither Liberation Sans nor Arial is installed, so their PNGs were drawn by "
                         "vl-convert's renderer, about 4x slower (install Debian's fonts-liberation)")
         trash.empty()  # an old content tree (render/content_tree.py), while Hugo runs

@@ -69,7 +69,7 @@ def enabled() -> bool:
 class Drawn:
     rendered: int = 0
     reused: int = 0
-    font: bool = True  # whether librsvg drew the PNGs (font_installed), not vl-convert's slower renderer
+    librsvg: bool = True  # whether librsvg drew the PNGs (font_installed), not vl-convert's slower renderer
 
 
 # Where the renderers find system fonts (fontdb's and fontconfig's Linux folders): installing a
@@ -77,26 +77,27 @@ class Drawn:
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
 
 
+def _font_files() -> list[Path]:
+    """Every file of FONT_DIRS, in order."""
+    found = []
+    for root in FONT_DIRS:
+        base = Path(root).expanduser()
+        found += sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else []
+    return found
+
+
 def fonts_digest() -> str:
     """The installed fonts, as names and sizes: part of every image's cache key."""
     h = hashlib.sha256()
-    for root in FONT_DIRS:
-        base = Path(root).expanduser()
-        for p in sorted(base.rglob("*")) if base.is_dir() else []:
-            if p.is_file():
-                h.update(f"{p}\0{p.stat().st_size}\0".encode())
+    for p in _font_files():
+        h.update(f"{p}\0{p.stat().st_size}\0".encode())
     return h.hexdigest()[:16]
 
 
 def font_installed() -> bool:
     """Whether librsvg can draw IMAGE_FONT with Liberation Sans's widths: Liberation Sans or Arial
     is installed."""
-    for root in FONT_DIRS:
-        base = Path(root).expanduser()
-        if base.is_dir() and any(p.name.lower().startswith(("liberationsans-regular.", "arial."))
-                                 for p in base.rglob("*")):
-            return True
-    return False
+    return any(p.name.lower().startswith(("liberationsans-regular.", "arial.")) for p in _font_files())
 
 
 def _libvips() -> Path:
@@ -105,18 +106,16 @@ def _libvips() -> Path:
     a module of that name and path over it, and pyvips quietly takes a system libvips when there is
     none. Found without importing pyvips, which would start libvips in the build's process long before
     the images stage."""
+    missing = ("chart images need pyvips and the pinned pyvips-binary, which are not installed{}: run make site, "
+               "which installs them, or build with --no-images")
     try:
-        found = importlib.util.find_spec("_libvips"), importlib.util.find_spec("pyvips")
+        module, found = importlib.util.find_spec("_libvips"), importlib.util.find_spec("pyvips")
         record = {Path(f.locate()).resolve(): f.hash for f in metadata.files("pyvips-binary") or []}
     except Exception as e:  # a module set to None, a package half removed: any is "not there"
-        found, record = (None, None), {}
-        reason = f" ({e})"
-    else:
-        reason = ""
-    if None in found or not found[0].origin:
-        raise UserError(f"chart images need pyvips and the pinned pyvips-binary, which are not installed{reason}: "
-                        "run make site, which installs them, or build with --no-images")
-    path = Path(found[0].origin).resolve()
+        raise UserError(missing.format(f" ({e})")) from None
+    if module is None or found is None or not module.origin:
+        raise UserError(missing.format(""))
+    path = Path(module.origin).resolve()
     given = record.get(path)
     digest = base64.urlsafe_b64encode(hashlib.sha256(path.read_bytes()).digest()).rstrip(b"=").decode()
     if given is None or given.value != digest:
@@ -214,7 +213,7 @@ def numbered(svg: str) -> str:
     return _COUNTED_ID.sub(renumbered, svg)
 
 
-def png_of(svg: str, librsvg: bool = True) -> bytes:
+def png_of(svg: str, librsvg: bool) -> bytes:
     """The PNG of an SVG at png_scale, drawn by librsvg (or, without its font, by vl-convert's
     renderer), holding nothing but its pixels (no date or other metadata: a build is reproducible)."""
     pyvips = _vips()
@@ -227,12 +226,12 @@ def png_of(svg: str, librsvg: bool = True) -> bytes:
     return image.pngsave_buffer(**PNG_SAVE)
 
 
-def worker_command(librsvg: bool = True) -> list[str]:
+def worker_command(librsvg: bool) -> list[str]:
     """How the build starts a worker: a fresh interpreter told the build's pid and how to draw PNGs."""
     return [sys.executable, "-c", f"from papercuts.render.images import worker; worker({os.getpid()}, {librsvg})"]
 
 
-def worker(build: int, librsvg: bool = True) -> None:
+def worker(build: int, librsvg: bool) -> None:
     """A worker process: draw each [spec, svg, png] job read as JSON from standard input; print
     one line per failure. It ends with the build that started it: it reads all its jobs first,
     and a killed build's worker would otherwise draw them all, for minutes at scale."""
@@ -271,7 +270,7 @@ def render_images(content: Path, cache: Path, workers: int | None = None) -> Dra
         placed.append((key, svg, png))
         if not (cache / f"{key}.png").is_file():
             todo.setdefault(key, spec)
-    drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo), font=librsvg)
+    drawn = Drawn(rendered=len(todo), reused=len(placed) - len(todo), librsvg=librsvg)
     jobs = [[str(spec), str(cache / f"{key}.svg"), str(cache / f"{key}.png")]
             for key, spec in sorted(todo.items(), key=lambda kv: str(kv[1]))]
     n = max(1, min(len(jobs), workers or os.cpu_count() or 1))
