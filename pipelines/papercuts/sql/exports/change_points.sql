@@ -8,4 +8,4 @@ SELECT p.campaign, p.server, p.dbms, p.config AS config_family, p.threads, p.kin
        p.pvalue, p.span_before, p.span_after, p.span_before_version, p.span_after_version, ck.known
 FROM change_points p
 LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
-ORDER BY p.campaign, p.server, p.dbms, p.config, p.threads, p.kind, p.series, p.position;
+ORDER BY p.campaign, p.server, p.dbms, p.config, p.threads, p.kind, p.series, p.position, p.ladder;

@@ -5,4 +5,4 @@ SELECT q.campaign, q.server, b.dbms, q.threads, q.microbenchmark, q."range", q."
        q.qps, q.base_qps, q.rqps, q.origin
 FROM rqps q JOIN builds b ON b.id = q.build
 ORDER BY q.campaign, q.server, b.dbms, q.threads, q.base_build, q.base_config, b.version_key, q.build,
-         q.config, q.microbenchmark, q."range";
+         q.config, q.microbenchmark, q."range", q.origin;

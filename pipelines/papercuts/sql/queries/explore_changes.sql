@@ -5,4 +5,4 @@ SELECT campaign, threads, kind, series, microbenchmark, "range", "group", "befor
        change, pvalue, span_before, span_after
 FROM change_points
 WHERE server = $server
-ORDER BY campaign, threads, kind, series, position;
+ORDER BY campaign, threads, ladder, kind, series, position;

@@ -5,4 +5,4 @@ FROM summaries s
 JOIN builds b ON b.id = s.build
 JOIN builds bb ON bb.id = s.base_build
 WHERE s.campaign = $campaign AND s.server = $server
-ORDER BY b.engine, s.threads, b.version_key, s.build, s."group";
+ORDER BY b.engine, s.threads, b.version_key, s.build, s.config, s.base_build, s.base_config, s."group";

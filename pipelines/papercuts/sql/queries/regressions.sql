@@ -19,4 +19,4 @@ FROM change_points p JOIN campaigns c ON c.id = p.campaign
 LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
 LEFT JOIN known k ON k.id = ck.known
 WHERE p.kind IN ('series', 'median')
-ORDER BY abs(ln(1 + p.change)) DESC, c.date DESC, p.ladder, p.series;
+ORDER BY abs(ln(1 + p.change)) DESC, c.date DESC, p.ladder, p.series, p.position;

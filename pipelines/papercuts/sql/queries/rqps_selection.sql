@@ -13,4 +13,4 @@ WITH sel AS (
 SELECT r.microbenchmark, r."range", r."group", r.build, r.config,
        r.build || '.' || r.config AS variant, r.threads, r.rqps, r.qps, r.base_qps, r.origin, b.version_rank
 FROM sel r JOIN ranked b ON b.id = r.build
-ORDER BY r."group", r.microbenchmark, r."range", r.threads, b.version_rank, r.build, r.config;
+ORDER BY r."group", r.microbenchmark, r."range", r.threads, b.version_rank, r.build, r.config, r.origin;
