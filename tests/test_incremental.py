@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from itertools import groupby
 from pathlib import Path
 
 import duckdb
@@ -11,9 +12,10 @@ import pytest
 
 from datadir import campaign_again
 from datadir import tree_digest as tree
-from papercuts.build import Timings, build
+from papercuts.build import IN_PLACE, Timings, build
 from papercuts.paths import Paths
 from papercuts.render.reuse import _place
+from papercuts.validate.raw import RAW_TABLES
 
 
 def test_unchanged_inputs_keep_the_site_and_any_change_rebuilds_it(data_copy, tmp_path):
@@ -70,11 +72,26 @@ def test_a_changed_campaign_is_read_again_and_the_others_come_from_the_last_buil
     clean_paths = Paths.make(data=data_copy, build=tmp_path / "clean-build", out=tmp_path / "clean")
     clean = build(clean_paths)
     assert tree(paths.public) == tree(clean_paths.public)
-    # The other campaigns' rows were copied from the last build's database, around the changed one,
-    # each where a clean build puts it (ingest/previous.py).
-    assert any(f"the rows of {len(campaigns) - 1} unchanged campaign(s) copied" in line for line in said), said
+    # The other campaigns' rows were kept in a copy of the last build's database, the changed one's
+    # appended, each campaign's rows as a clean build has them (ingest/previous.py).
+    assert any(f"the rows of {len(campaigns) - 1} unchanged campaign(s) kept in a copy" in line for line in said), said
     assert _tables(paths.db) == _tables(clean_paths.db)
     assert [p.render() for p in again.sorted()] == [p.render() for p in clean.sorted()]
+    # Most campaigns changed (a comment added to each one's campaign.toml): the few kept are copied
+    # from the last database into an empty one, the others' rows made again after them.
+    touched = campaigns[: len(campaigns) // 2 + 1]
+    for name in touched:
+        toml = data_copy / "campaigns" / name / "campaign.toml"
+        toml.write_text(toml.read_text() + "# read again\n")
+    said.clear()
+    build(paths, Timings(say=said.append))
+    kept = len(campaigns) - len(touched)
+    assert any(f"the rows of {kept} unchanged campaign(s) copied from the last build's database" in line
+               for line in said), said
+    clean_paths = Paths.make(data=data_copy, build=tmp_path / "clean-build-2", out=tmp_path / "clean-2")
+    build(clean_paths)
+    assert _tables(paths.db) == _tables(clean_paths.db)
+    assert tree(paths.public) == tree(clean_paths.public)
 
 
 def _trash(paths: Paths) -> list[dict]:
@@ -82,13 +99,36 @@ def _trash(paths: Paths) -> list[dict]:
     return [tree(held) for box in sorted(paths.trash.iterdir()) for held in box.iterdir()]
 
 
-def _tables(db) -> dict[str, list[tuple]]:
+def _tables(db) -> dict[str, list]:
+    """Every table's rows in order; those of a table of campaign rows as each campaign's rows in
+    order, campaigns by id: a build keeps the unchanged campaigns' rows where they were and appends
+    the changed ones' (ingest/previous.py), so only a campaign's own rows have an order, and they
+    are consecutive."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         names = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables ORDER BY 1").fetchall()]
-        return {t: con.execute(f'SELECT * FROM "{t}"').fetchall() for t in names}
+        ladders = dict(con.execute("SELECT ladder, campaign FROM ladders").fetchall()) if "ladders" in names else {}
+        tables = {}
+        for t in names:
+            rows = con.execute(f'SELECT * FROM "{t}"').fetchall()
+            columns = [d[0] for d in con.description]
+            if t not in _BLOCKS:
+                tables[t] = rows
+                continue
+            if "campaign" in columns:
+                of = [r[columns.index("campaign")] for r in rows]
+            else:
+                of = [ladders[r[columns.index("ladder")]] for r in rows]
+            blocks = [(c, [r for _, r in b]) for c, b in groupby(zip(of, rows, strict=True), key=lambda p: p[0])]
+            assert len({c for c, _ in blocks}) == len(blocks), f"{t}: a campaign's rows apart"
+            tables[t] = sorted(blocks)
+        return tables
     finally:
         con.close()
+
+
+# The tables of campaign rows, whose campaigns' blocks may come in any order.
+_BLOCKS = set(IN_PLACE) | {t for t in RAW_TABLES if t not in ("calibration_evidence", "known")}
 
 
 def _units(said: list[str]) -> tuple[int, int]:
@@ -132,8 +172,8 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
         other = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name)
         t = Timings()
         build(other, t)
-        # The database too, table by table and row by row in order: rows copied from the last
-        # build's database (ingest/previous.py) are where a clean build puts them.
+        # The database too, table by table and row by row, each campaign's rows in order: rows
+        # taken from the last build's database (ingest/previous.py) are a clean build's.
         assert _tables(paths.db) == _tables(other.db)
         # It says how many pages it built: a page is a bundle's index.md or a section's _index.md.
         assert t.pages == sum(1 for f in other.generated.rglob("*index.md") if f.name in ("index.md", "_index.md")
@@ -159,9 +199,9 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     # its page, and dell32's page, ladders and explorer files; nothing of the other servers
     assert 0 < written <= 4 and kept + written == total + 1, said
     campaigns = len(list((data_copy / "campaigns").iterdir()))
-    # dated before the last campaign: the others' rows stay in a copy, the last one's are copied after it
-    assert (f"the rows of {campaigns - 1} unchanged campaign(s) kept in a copy of the last build's database "
-            "(1 after the first changed one copied into it)") in "".join(said)
+    # dated before the last campaign: the others' rows stay in a copy, its own are appended
+    assert f"the rows of {campaigns - 1} unchanged campaign(s) kept in a copy of the last build's database" in (
+        "".join(said))
     assert (tree(paths.public), t.pages) == clean("after-new-campaign")
     assert "2026-11-01-busy-wait-dell32-again" in (paths.public / "servers" / "dell32" / "index.html").read_text()
 
@@ -177,7 +217,8 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     said.clear()
     t = Timings(say=said.append)
     build(paths, t)
-    assert f"the rows of {campaigns - 2} unchanged campaign(s) copied from the last build's database" in "".join(said)
+    assert f"the rows of {campaigns - 2} unchanged campaign(s) kept in a copy of the last build's database" in (
+        "".join(said))
     assert (tree(paths.public), t.pages) == clean("after-measured-change")
 
     # A catalog row's text changed: every unit may show it, so every one is written again.
@@ -192,6 +233,43 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     assert kept == 0 and written == total + 1, said
     assert not any("copied from the last build's database" in line for line in said), said
     assert (tree(paths.public), t.pages) == clean("after-catalog")
+
+
+def test_a_site_made_from_campaign_rows_stored_in_any_order_is_a_clean_builds(data_copy, tmp_path):
+    """ingest/previous.py: once a build has appended a changed campaign's rows, a table's campaigns
+    come in any order, so nothing a build reads may depend on it. The last database's campaigns
+    reversed in every table of campaign rows and no page kept, a rebuild after one campaign's change
+    reads every table through them (the models over every campaign, the ladders' known matches,
+    every page): its database and its site are a clean build's."""
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    con = duckdb.connect(str(paths.db))
+    names = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    for t in sorted(names & _BLOCKS):
+        columns = [d[0] for d in con.execute(f"SELECT * FROM {t} LIMIT 0").description]
+        of = "x.campaign" if "campaign" in columns else "(SELECT l.campaign FROM ladders l WHERE l.ladder = x.ladder)"
+        con.execute(f"CREATE TEMP TABLE reversed AS SELECT x.* FROM {t} x ORDER BY {of} DESC, x.rowid")
+        con.execute(f"DELETE FROM {t}")
+        con.execute(f"INSERT INTO {t} SELECT * FROM reversed ORDER BY rowid")
+        con.execute("DROP TABLE reversed")
+    first, last = con.execute("SELECT first(campaign), last(campaign) FROM results").fetchone()
+    con.close()
+    assert first > last  # reversed
+    for unit in (paths.build / "pages-reused").glob("*/unit.json"):  # no page kept: every one made again
+        unit.write_text(unit.read_text().replace('"key": "', '"key": "not '))
+    results = data_copy / "campaigns" / "2014-04-16-itc-vs-threads" / "results.csv"
+    header, row, *rest = results.read_text().splitlines()
+    key, value = row.rsplit(",", 1)
+    results.write_text("\n".join([header, f"{key},{float(value) * 1.01:.2f}", *rest]) + "\n")
+    said: list[str] = []
+    build(paths, Timings(say=said.append))
+    campaigns = len(list((data_copy / "campaigns").iterdir()))
+    assert any(f"the rows of {campaigns - 1} unchanged campaign(s) kept in a copy" in line for line in said), said
+    assert _units(said)[0] == 0, said
+    clean = Paths.make(data=data_copy, build=tmp_path / "clean-build", out=tmp_path / "clean")
+    build(clean)
+    assert _tables(paths.db) == _tables(clean.db)
+    assert tree(paths.public) == tree(clean.public)
 
 
 def test_rows_copied_from_the_last_database_keep_its_order_on_every_thread(tmp_path):
@@ -211,10 +289,10 @@ def test_rows_copied_from_the_last_database_keep_its_order_on_every_thread(tmp_p
 
 
 def test_campaigns_after_the_others_change_in_a_copy_of_the_last_database(data_copy, tmp_path):
-    """Issue 16.3, ingest/previous.py: when every changed campaign comes after the unchanged ones
-    in folder order (a new campaign is dated last), the build starts from a copy of the last
-    database, whose unchanged rows stay in place; each time the database, row by row, and the site
-    are a clean build's. The new campaign is dated in the future, which Hugo leaves out unless told
+    """Issue 16.3, ingest/previous.py: when most campaigns are unchanged, the build starts from a
+    copy of the last database, whose unchanged rows stay in place, the changed ones' appended
+    wherever they come in folder order; each time the database, row by row, and the site are a
+    clean build's. The new campaign is dated in the future, which Hugo leaves out unless told
     (site/hugo.toml buildFuture)."""
     paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
     build(paths)
@@ -229,12 +307,11 @@ def test_campaigns_after_the_others_change_in_a_copy_of_the_last_database(data_c
         faster = [f"{key},{float(value) * factor:.2f}" for key, value in (r.rsplit(",", 1) for r in rows)]
         (new / "relative.csv").write_text("\n".join([header, *faster]) + "\n")
 
-    def rebuilt(name: str, unchanged: int, after: int = 0) -> None:
+    def rebuilt(name: str, unchanged: int) -> None:
         said: list[str] = []
         build(paths, Timings(say=said.append))
         kept = f"the rows of {unchanged} unchanged campaign(s) kept in a copy of the last build's database"
-        assert kept + (f" ({after} after the first changed one copied into it)" if after else "\n") in "".join(
-            line + "\n" for line in said), said
+        assert any(line.strip() == kept for line in said), said
         clean = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name)
         build(clean)
         assert _tables(paths.db) == _tables(clean.db)
@@ -260,15 +337,15 @@ def test_campaigns_after_the_others_change_in_a_copy_of_the_last_database(data_c
     # a campaign among the others removed: its rows are deleted from the copy, the rest stay in order
     shutil.rmtree(data_copy / "campaigns" / "2025-05-25-ax162-s-postgres-18beta1")
     rebuilt("middle-removed", len(campaigns) - 1)
-    # a campaign after most others measured again (one QPS 1 % higher): the rows of those before it
-    # stay in place, its own are made again and the rest copied after them, each in folder order
+    # a campaign among the others measured again (one QPS 1 % higher): the others' rows stay in
+    # place, its own are made again after them
     gtid = data_copy / "campaigns" / "2025-12-17-ax162-s-mysql-gtid" / "raw" / "qps.abs.my.80plus.csv"
     first, *rest = gtid.read_text().splitlines()
     name, qps, *others = first.split(",")
     gtid.write_text("\n".join([",".join([name, str(round(int(qps) * 1.01)), *others]), *rest]) + "\n")
     later = [c for c in campaigns if c > gtid.parents[1].name]
     assert 0 < len(later) < len(campaigns) // 2
-    rebuilt("middle-changed", len(campaigns) - 2, after=len(later))
+    rebuilt("middle-changed", len(campaigns) - 2)
     # the copy's dropped tables' blocks are reused by the tables made again: no file growing each time
     assert all(size <= 1.25 * clean for size, clean in sizes), sizes
 
@@ -305,31 +382,34 @@ def test_another_version_of_a_package_keeps_nothing_of_the_last_build(data_copy,
     assert _units(said)[0] == 0  # no page unit kept
 
 
-def test_a_table_kept_in_place_is_inserted_whole_when_a_changed_campaign_comes_first():
-    """ingest/tables.py _by_campaign: a seeded table keeps its kept campaigns' rows first, so if a
-    changed campaign's rows ever came before a kept one's, appending would put them out of folder
-    order; the table is emptied and every row inserted in the order given instead."""
+def test_a_changed_campaigns_rows_follow_the_kept_ones_wherever_it_comes_in_folder_order():
+    """ingest/tables.py _by_campaign: the kept campaigns' rows stay where they are (or are copied
+    from the last database first), and the changed ones' are appended, each campaign's rows in the
+    order read; a table whose campaign's rows were read apart is inserted whole instead."""
     from papercuts.ingest import previous
     from papercuts.ingest.tables import _by_campaign, _insert
 
     con = duckdb.connect()
     con.execute("CREATE TABLE t (campaign VARCHAR, n INTEGER)")
     con.execute("INSERT INTO t VALUES ('b', 1), ('b', 2)")  # kept in place from the last database
-    rows = [{"campaign": "a", "n": 9}, {"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}]
-    seeded = previous.Last(frozenset({"b"}), frozenset({"t"}), frozenset({"b"}))
+    rows = [{"campaign": "a", "n": 9}, {"campaign": "a", "n": 8}, {"campaign": "b", "n": 1},
+            {"campaign": "b", "n": 2}, {"campaign": "c", "n": 7}]
+    seeded = previous.Last(frozenset({"b"}), frozenset({"t"}))
     _by_campaign(con, "t", ["campaign", "n"], rows, _insert, seeded)
-    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("a", 9), ("b", 1), ("b", 2)]
-    # a kept campaign copied from the last database between them changes nothing
+    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("b", 1), ("b", 2), ("a", 9), ("a", 8), ("c", 7)]
+    # not in place: the kept rows are copied from the last database, in its order, before the others
+    con.execute("ATTACH ':memory:' AS previous")
+    con.execute("CREATE TABLE previous.t AS SELECT * FROM (VALUES ('z', 5), ('b', 1), ('b', 2)) v(campaign, n)")
+    con.execute("DELETE FROM t")
+    rows.insert(2, {"campaign": "z", "n": 5})
+    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, previous.Last(frozenset({"z", "b"})))
+    assert con.execute("SELECT campaign, n FROM t").fetchall() == [
+        ("z", 5), ("b", 1), ("b", 2), ("a", 9), ("a", 8), ("c", 7)]
+    # a campaign's rows read apart: the table is emptied and every row inserted in the order read
     con.execute("DELETE FROM t WHERE campaign <> 'b'")
-    rows = [{"campaign": "a", "n": 9}, {"campaign": "z", "n": 5}, {"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}]
-    _by_campaign(con, "t", ["campaign", "n"], rows, _insert,
-                 previous.Last(frozenset({"z", "b"}), frozenset({"t"}), frozenset({"b"})))
-    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("a", 9), ("z", 5), ("b", 1), ("b", 2)]
-    # changed after kept, the usual case: the kept rows stay, the changed ones are appended
-    con.execute("DELETE FROM t WHERE campaign <> 'b'")
-    rows = [{"campaign": "b", "n": 1}, {"campaign": "b", "n": 2}, {"campaign": "c", "n": 7}]
-    _by_campaign(con, "t", ["campaign", "n"], rows, _insert, seeded)
-    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("b", 1), ("b", 2), ("c", 7)]
+    apart = [{"campaign": "a", "n": 9}, {"campaign": "b", "n": 1}, {"campaign": "a", "n": 8}]
+    _by_campaign(con, "t", ["campaign", "n"], apart, _insert, seeded)
+    assert con.execute("SELECT campaign, n FROM t").fetchall() == [("a", 9), ("b", 1), ("a", 8)]
 
 
 def test_a_file_is_linked_from_the_last_site_only_while_neither_side_has_changed(tmp_path):

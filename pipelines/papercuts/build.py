@@ -191,9 +191,7 @@ def _load(ds: Dataset, paths: Paths, db: Path, timings: Timings) -> set[str]:
             release_arrow_memory()
         if timings.say and last.kept:
             how = "kept in a copy of" if last.placed else "copied from"
-            after = len(last.kept - last.in_place) if last.placed else 0
-            timings.say(f"    the rows of {len(last.kept)} unchanged campaign(s) {how} the last build's database"
-                        + (f" ({after} after the first changed one copied into it)" if after else ""))
+            timings.say(f"    the rows of {len(last.kept)} unchanged campaign(s) {how} the last build's database")
         with timings.stage("derive", "rQPS, summaries, costs, ladders and change points"):
             derive(con, last)
             previous.detach(con)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import threading
 from collections import defaultdict
-from itertools import groupby
 
 import duckdb
 import numpy as np
@@ -135,23 +134,21 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
     A ladder is a function of its campaign's rows and the inputs every campaign shares, so the
     ladders of kept campaigns (unchanged since the last build, made by the same code of the same
     shared inputs: ingest/previous.py) are taken from the last build's database and only the
-    others are searched. Every table keeps a clean build's row order: campaign by campaign, in the
-    order the values are read. `search`: one started already (Search), else one starts now."""
+    others are searched, their rows appended. Every table holds a clean build's rows, campaign by
+    campaign, each in the order its values are read. `search`: one started already (Search), else
+    one starts now."""
     searched = (search or Search(con, cores, last.kept)).result()
-    placed = set(TABLES) <= last.placed  # kept rows in place already (a seeded database)
-    if not placed:
+    if not set(TABLES) <= last.placed:  # kept rows not in place (a seeded database) are copied
         con.execute(SCHEMA)
-    order = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_values ORDER BY campaign").fetchall()]
-    for from_last, group in groupby(order, key=lambda c: c in last.kept):
-        group = list(group)
-        if from_last:
-            if copied := (last.to_copy("ladders", group) if placed else group):
-                _copy(con, copied)
-        else:
-            for table, rows in zip(SEARCHED, searched, strict=True):
-                _insert(con, table, [r for c in group for r in rows.get(c, [])])
-            with on_threads(con, cores):
-                con.execute(query("ladder_lines_insert"), {"campaigns": group})
+        if last.kept:
+            _copy(con, sorted(last.kept))
+    changed = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_values ORDER BY campaign").fetchall()
+               if c not in last.kept]
+    for table, rows in zip(SEARCHED, searched, strict=True):
+        _insert(con, table, [r for c in changed for r in rows.get(c, [])])
+    if changed:
+        with on_threads(con, cores):
+            con.execute(query("ladder_lines_insert"), {"campaigns": changed})
     con.execute(query("known_matches"))
     return con.execute("SELECT count(*) FROM ladders").fetchone()[0]
 

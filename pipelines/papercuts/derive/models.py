@@ -1,7 +1,6 @@
 """Stage 3: derived tables (rQPS, summaries), one SQL model per file, then the version ladders."""
 from __future__ import annotations
 
-from itertools import groupby
 from pathlib import Path
 
 import duckdb
@@ -24,13 +23,11 @@ SEARCH_AFTER = "rqps"
 
 # Models whose every row belongs to one campaign and is made from that campaign's rows of SOURCES
 # or of the PER_CAMPAIGN models before it (with tables every campaign shares), stored campaign by
-# campaign (ORDER BY campaign, ...). An incremental build makes them for the changed campaigns only
-# and copies the other campaigns' rows from the last build's database: at x100 with one campaign
-# added, measured_qps, ladder_values and rqps were 2.1 s of the 2.9 s the models took,
-# comparisons 0.23 s (0.03 s so), and campaign_bases, rqps_summary and op_costs, which read every
-# result or rQPS for a few rows each, 0.13-0.20 s, 0.2-0.38 s and 0.12-0.13 s of a 0.8 s derive.
-# (rqps_summary's 75,000 rows copied took 0.16-0.22 s, about as long as making them: what a build
-# keeps in place is not copied, and a new campaign is dated after the others.)
+# campaign (ORDER BY campaign, ...). An incremental build makes them for the changed campaigns only,
+# appended after the other campaigns' rows, which it keeps from the last build's database: at x100
+# with one campaign added, measured_qps, ladder_values and rqps were 2.1 s of the 2.9 s the models
+# took, comparisons 0.23 s (0.03 s so), and campaign_bases, rqps_summary and op_costs, which read
+# every result or rQPS for a few rows each, 0.13-0.20 s, 0.2-0.38 s and 0.12-0.13 s of a 0.8 s derive.
 PER_CAMPAIGN = ("campaign_bases", "measured_qps", "rqps", "ladder_values", "rqps_summary", "op_costs", "comparisons",
                 "file_rows", "server_variants")
 SOURCES = ("results", "relative", "summaries", "observations", "counters")
@@ -54,7 +51,7 @@ def derive(con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHIN
                 name = table_name(path)
                 with on_threads(con, cores if name in ALL_CORES else 1):
                     if kept and name in PER_CAMPAIGN:
-                        _per_campaign(con, path, campaigns, last, cores)
+                        _per_campaign(con, path, last, cores)
                     else:
                         con.execute(path.read_text())
                 done.append(path.stem)
@@ -80,11 +77,10 @@ def _fresh_sources(con: duckdb.DuckDBPyConnection, changed: list[str]) -> None:
                     "WHERE campaign IN (SELECT unnest($1)) ORDER BY rowid", [changed])
 
 
-def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, campaigns: list[str], last: previous.Last,
-                  cores: int) -> None:
+def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, last: previous.Last, cores: int) -> None:
     """A PER_CAMPAIGN model made over the changed campaigns' rows (the scratch schema first on the
-    search path), then each campaign's rows taken in campaign order from there or from the last
-    build's table (copies add no floats: on every core)."""
+    search path), appended after the kept campaigns' rows (in place, or copied from the last
+    build's table: copies add no floats, so on every core)."""
     name = table_name(path)
     con.execute(f"SET search_path = '{FRESH},main'")  # its CREATE TABLE too: the table is made there
     try:
@@ -94,8 +90,5 @@ def _per_campaign(con: duckdb.DuckDBPyConnection, path: Path, campaigns: list[st
     with on_threads(con, cores):
         if name not in last.placed:
             con.execute(f"CREATE TABLE main.{name} AS SELECT * FROM {FRESH}.{name} LIMIT 0")
-        for from_last, run in groupby(campaigns, key=lambda c: c in last.kept):
-            if from_last:
-                last.take(con, name, list(run))
-            else:
-                previous.copy_rows(con, name, list(run), FRESH)
+            last.take(con, name)
+        con.execute(f"INSERT INTO main.{name} SELECT * FROM {FRESH}.{name} ORDER BY rowid")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from itertools import groupby, pairwise
+from itertools import groupby
 from pathlib import Path
 
 import duckdb
@@ -122,27 +122,21 @@ def _runs(rows) -> list[tuple[str, list]]:
 
 def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows,
                  insert, last: previous.Last) -> None:
-    """A per-campaign table's rows in folder order: runs of kept campaigns taken from the last
-    build's database (previous.py), the others inserted from their checked rows."""
+    """A per-campaign table's rows: the kept campaigns' from the last build's database (in place,
+    or copied: previous.py), then the others' inserted from their checked rows, campaign by
+    campaign as they were read."""
     runs = _runs(rows) if last.kept else []
-    in_place = [campaign in last.in_place for campaign, _ in runs]
-    # rows in place go before every other one: none may follow a run that is not in place
-    in_place_after = any(b and not a for a, b in pairwise(in_place))
-    if (not runs or len({campaign for campaign, _ in runs}) < len(runs)  # a campaign's rows apart
-            or (table in last.placed and in_place_after)):
+    if not runs or len({campaign for campaign, _ in runs}) < len(runs):  # a campaign's rows apart
         last.clear(con, table)
         insert(con, table, columns, rows)
         return
-    for from_last, group in groupby(runs, key=lambda run: run[0] in last.kept):
-        group = list(group)
-        if from_last:
-            last.take(con, table, [campaign for campaign, _ in group])
-        else:
-            changed = Rows()
-            for _, items in group:
-                for item in items:
-                    changed.extend(item)
-            insert(con, table, columns, changed)
+    last.take(con, table)
+    changed = Rows()
+    for campaign, items in runs:
+        if campaign not in last.kept:
+            for item in items:
+                changed.extend(item)
+    insert(con, table, columns, changed)
 
 
 def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Last) -> None:
