@@ -138,7 +138,7 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
     campaign, each in the order its values are read. `search`: one started already (Search), else
     one starts now."""
     searched = (search or Search(con, cores, last.kept)).result()
-    if not set(TABLES) <= last.placed:  # kept rows not in place (a seeded database) are copied
+    if not set(TABLES) <= last.placed:  # not a seeded database's: made, the kept rows copied in
         con.execute(SCHEMA)
         if last.kept:
             _copy(con, sorted(last.kept))

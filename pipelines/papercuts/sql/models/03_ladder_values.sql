@@ -6,8 +6,8 @@
 -- Rows in ladder order, to the last tie: ladder by ladder (campaign first), builds by version,
 -- then microbenchmarks, as derive/ladders.py reads them (by rowid: x100 on two threads, 0.19 s
 -- against 0.8-1.0 s for its own sort). Made on every core and, in an incremental build, for the
--- changed campaigns only (derive/models.py: campaign by campaign, so the table as a whole is in
--- this order too). Builds by version are by their rank (00_build_order: version key, then id).
+-- changed campaigns only, appended (derive/models.py): each campaign's rows are in this order,
+-- the campaigns in any. Builds by version are by their rank (00_build_order: version key, then id).
 CREATE TABLE ladder_values AS
 WITH runs AS (
     SELECT campaign, server, build, config, microbenchmark, "range", threads,

@@ -8,4 +8,5 @@ SELECT c.id AS calibration, c.server, o.subject, min(o.line) AS first_line, coun
 FROM calibrations c
 JOIN observations o ON o.campaign = c.campaign AND o.measure = c.measure
 LEFT JOIN calibration_constants k ON k.calibration = c.id AND k.name = 'timebase_mhz'
-GROUP BY c.id, c.server, o.subject;
+GROUP BY c.id, c.server, o.subject
+ORDER BY calibration, server, subject;

@@ -1,7 +1,7 @@
 -- Share of samples per symbol in each profile: self (the symbol is the leaf) and total (the
 -- symbol is anywhere in the stack, counted once per stack). From folded stacks when there are
 -- some; otherwise as perf report printed it (percent / 100). A profile is a variant,
--- microbenchmark, range (NULL where none) and thread count.
+-- microbenchmark, range (NULL where none) and thread count; samples' shares added in sample order.
 CREATE TABLE profile_symbols AS
 WITH totals AS (
     SELECT campaign, build, config, microbenchmark, "range", threads, sum(weight) AS total
@@ -35,11 +35,14 @@ WITH totals AS (
     GROUP BY ALL
 ), from_report AS (  -- samples' percentages are already weighted by their share of events
     SELECT campaign, build, config, microbenchmark, "range", threads, symbol,
-           sum(self_share) AS self_share, sum(total_share) AS total_share, 'perf report' AS source
+           sum(self_share ORDER BY sample) AS self_share, sum(total_share ORDER BY sample) AS total_share,
+           'perf report' AS source
     FROM report_samples
     GROUP BY ALL
 )
 SELECT p.server, u.* FROM (SELECT * FROM from_stacks UNION ALL SELECT * FROM from_report) u
 JOIN (SELECT DISTINCT campaign, server, build, config, microbenchmark, "range", threads FROM profiles) p
   ON p.campaign = u.campaign AND p.build = u.build AND p.config = u.config
- AND p.microbenchmark = u.microbenchmark AND p."range" IS NOT DISTINCT FROM u."range" AND p.threads = u.threads;
+ AND p.microbenchmark = u.microbenchmark AND p."range" IS NOT DISTINCT FROM u."range" AND p.threads = u.threads
+-- in full: the rows of every campaign whatever the order its rows are stored in (ingest/previous.py)
+ORDER BY u.campaign, p.server, u.build, u.config, u.microbenchmark, u."range", u.threads, u.symbol;
