@@ -37,6 +37,7 @@ from pathlib import Path
 import duckdb
 
 from .. import fingerprint
+from ..db import query
 from ..fingerprint import hash_tree
 from ..paths import Paths
 
@@ -44,14 +45,13 @@ TABLE = "build_inputs"
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL
 ALIAS = "previous"
 # A build starts from a copy of the last database when the campaigns it keeps hold at least this
-# share of that database's contributed rows (WEIGHTS), and at most MAX_FREE of the file is free:
-# else deleting most rows costs more than copying the few kept, and the copy keeps the space
-# deleted rows left (x40, 24 of 48 campaigns changed, 95 % of the rows: seeded 21-29 s and 85 MB,
-# copied 17-20 s and 73 MB, a clean build 52 MB; 16 of its 20 large campaigns removed, every later
-# copy stayed at 1.6x a clean build's size). Starting empty compacts the file.
+# share of that database's contributed rows (sql/queries/campaign_rows.sql), and at most MAX_FREE
+# of the file is free: else deleting most rows costs more than copying the few kept, and the copy
+# keeps the space deleted rows left (x40, 24 of 48 campaigns changed, 95 % of the rows: seeded
+# 21-29 s and 85 MB, copied 17-20 s and 73 MB, a clean build 52 MB; 16 of its 20 large campaigns
+# removed, every later copy stayed at 1.6x a clean build's size). Starting empty compacts the file.
 SEED_SHARE = 0.5
 MAX_FREE = 0.25
-WEIGHTS = "SELECT campaign, sum(rows) FROM file_rows GROUP BY campaign"  # derive's rows per file
 # The condition on the kept rows of a table of campaign rows (its `in_place` entry: start).
 KEPT = "campaign IN (SELECT unnest($kept::VARCHAR[]))"
 
@@ -104,9 +104,8 @@ def start(db: Path, last: Path | None, common: str, digests: dict[str, str], ord
     `order`: the campaigns, each with a digest in `digests`; `in_place`: the tables whose rows are
     each one campaign's, each with the condition its kept rows meet (SQL over $kept, the kept
     campaigns), in an order the conditions allow (one may read a table before it)."""
-    kept, seed = (_kept(last, common, digests) if common and last is not None and len(digests) == len(order)
-                  else (set(), False))
-    seeded = seed and not Path(f"{last}.wal").exists()  # a closed database has no log to copy beside it
+    kept, seeded = (_kept(last, common, digests) if common and last is not None and len(digests) == len(order)
+                    else (set(), False))
     if seeded:
         shutil.copyfile(last, db)
     con = duckdb.connect(str(db))
@@ -123,7 +122,8 @@ def start(db: Path, last: Path | None, common: str, digests: dict[str, str], ord
 def _kept(last: Path, common: str, digests: dict[str, str]) -> tuple[set[str], bool]:
     """The campaigns whose rows the last database holds as this build would write them, and
     whether the build starts from a copy of it (`seeded`): when they hold at least SEED_SHARE of
-    its rows and at most MAX_FREE of the file is free space (deleted rows' blocks)."""
+    its rows, at most MAX_FREE of the file is free space (deleted rows' blocks), and it was closed
+    (no log to copy beside it)."""
     if not last.is_file():
         return set(), False
     try:
@@ -132,7 +132,7 @@ def _kept(last: Path, common: str, digests: dict[str, str]) -> tuple[set[str], b
         return set(), False
     try:
         saved = dict(con.execute(f"SELECT campaign, digest FROM {TABLE}").fetchall())
-        rows = dict(con.execute(WEIGHTS).fetchall())
+        rows = dict(con.execute(query("campaign_rows")).fetchall())
         free, total = con.execute("SELECT free_blocks, total_blocks FROM pragma_database_size() "
                                   "WHERE database_name = current_database()").fetchone()
     except duckdb.Error:  # a database from before the record, or another tool's
@@ -145,7 +145,8 @@ def _kept(last: Path, common: str, digests: dict[str, str]) -> tuple[set[str], b
     weight = {c: rows.get(c, 0) for c in saved if c}  # every campaign it holds: removed ones too
     whole = sum(weight.values())
     share = sum(weight[c] for c in kept) / whole if whole else len(kept) / max(1, len(weight))
-    return kept, bool(kept) and share >= SEED_SHARE and free <= MAX_FREE * total
+    closed = not Path(f"{last}.wal").exists()
+    return kept, bool(kept) and share >= SEED_SHARE and free <= MAX_FREE * total and closed
 
 
 def _prune(con: duckdb.DuckDBPyConnection, kept: list[str], in_place: dict[str, str]) -> list[str]:
