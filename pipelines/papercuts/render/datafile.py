@@ -9,9 +9,14 @@ with a quote (tables.py) loses that quote again in a calculate transform of the 
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
+import numpy as np
+import pyarrow as pa
+
+from ..codes import codes_of, keys
 from . import tables
 from .columns import Columns
 
@@ -103,25 +108,27 @@ def share(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
 
 def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ...],
           varying: tuple[str, ...]) -> tuple[Columns, list[dict[str, str]]]:
-    """(the charts' rows side by side, each chart's column -> its name there)."""
+    """(the charts' rows side by side, each chart's column -> its name there). Their rows are
+    numbered by key in numpy (codes.py), not as a tuple per row: x100, a comparison's five
+    heatmaps give 20,000 rows, and the dict of key tuples and the loops per value were 1.3 s of
+    the render stage's CPU."""
     names = charts[0][2].names
     if any(rows.names != names for _, _, rows in charts) or not set(key) | set(varying) <= set(names):
         raise ValueError(f"data file {name!r}: its charts' rows have different columns")
     if any(None in rows[varying[0]] for _, _, rows in charts):
         raise ValueError(f"data file {name!r}: a chart leaves {varying[0]!r} empty, which marks its rows")
-    place: dict[tuple, int] = {}
-    for _, _, rows in charts:  # rows in the order the charts first give them
-        for k in zip(*(rows[c] for c in key), strict=True):
-            place.setdefault(k, len(place))
-    at = [[place[k] for k in zip(*(rows[c] for c in key), strict=True)] for _, _, rows in charts]
-    if any(len(set(where)) < len(where) for where in at):
+    bounds = np.cumsum([0, *(len(rows) for _, _, rows in charts)]).tolist()
+    # Each row's place: its key's, in the order the charts first give the keys.
+    place, found = keys([_codes([v for _, _, rows in charts for v in rows[c]]) for c in key])
+    at = [place[a:b] for a, b in itertools.pairwise(bounds)]
+    if any(len(np.unique(where)) < len(where) for where in at):
         raise ValueError(f"data file {name!r}: a chart has two rows of one {'/'.join(key)}: one would hide the other")
 
     data: dict[str, list] = {}
     renamed: list[dict[str, str]] = [{} for _ in charts]
     for c in names:
-        given = [(where, rows[c]) for where, (_, _, rows) in zip(at, charts, strict=True)]
-        shared = None if c in varying else _once(len(place), given)
+        values = _objects([v for _, _, rows in charts for v in rows[c]])
+        shared = None if c in varying else _once(len(found), place, values)
         if shared is not None:
             data[c] = shared
             for r in renamed:
@@ -129,27 +136,43 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
             continue
         for n, (suffix, _, _) in enumerate(charts):
             renamed[n][c] = f"{c}_{suffix}"
-            data[renamed[n][c]] = _spread(len(place), *given[n])
+            data[renamed[n][c]] = _spread(len(found), at[n], values[bounds[n]:bounds[n + 1]])
     return Columns(data), renamed
 
 
-def _spread(size: int, where: list[int], values: list) -> list:
-    out = [None] * size
-    for i, v in zip(where, values, strict=True):
-        out[i] = v
+def _codes(values: list) -> tuple[np.ndarray, list]:
+    """codes.codes_of a list: through Arrow when it types the values (text, numbers), else (mixed
+    kinds) a dict, which takes 1 and 1.0 for one value as Arrow does."""
+    try:
+        return codes_of(pa.array(values))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        places: dict = {}
+        codes = np.fromiter((places.setdefault(v, len(places)) for v in values), dtype=np.int64, count=len(values))
+        return codes, list(places)
+
+
+def _objects(values: list) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
     return out
 
 
-def _once(size: int, given: list[tuple[list[int], list]]) -> list | None:
+def _spread(size: int, where: np.ndarray, values: np.ndarray) -> list:
+    out = np.full(size, None, dtype=object)
+    out[where] = values
+    return out.tolist()
+
+
+def _once(size: int, place: np.ndarray, values: np.ndarray) -> list | None:
     """A column with each row's value, when no two charts give a row different ones (else None)."""
-    out = [None] * size
-    for where, values in given:
-        for i, v in zip(where, values, strict=True):
-            if out[i] is None:
-                out[i] = v
-            elif v is not None and v != out[i]:
-                return None
-    return out
+    given = np.flatnonzero(np.not_equal(values, None))
+    places, first = np.unique(place[given], return_index=True)
+    out = np.full(size, None, dtype=object)
+    out[places] = values[given[first]]
+    later = np.delete(given, first)  # compared with the first value of their row, as they come
+    if np.not_equal(values[later], out[place[later]]).any():
+        return None
+    return out.tolist()
 
 
 _DATUM = re.compile(r"datum\['([^']+)'\]")
