@@ -30,6 +30,7 @@ class OwnFiles:
     def __init__(self, root: Path, placer: Placer) -> None:
         self.root, self.placer = root, placer
         self.clashes: dict[str, str | None] = {}
+        self.folders: set[Path] = set()  # made already
 
     def place(self, content: Path) -> None:
         """Every file of the content tree that Papercuts publishes itself."""
@@ -57,12 +58,7 @@ class OwnFiles:
             dirs.sort()
             for name in sorted(files):
                 rel = published_as(Path(root, name).relative_to(src).as_posix())
-                dest = self.root / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                if dest.exists():
-                    raise UserError(f"{rel}: {clash}")
-                self.placer.place(os.path.join(root, name), dest)
-                self.clashes[rel] = clash
+                self._place(os.path.join(root, name), rel, clash)
 
     def place_chart_files(self, content: Path) -> None:
         """Every chart file of the content tree at its path there; a contributed file of that name
@@ -75,14 +71,20 @@ class OwnFiles:
             if not chart_files:
                 continue
             folder = Path(root).relative_to(content).as_posix()
-            target = self.root / folder
-            target.mkdir(parents=True, exist_ok=True)
             for name in chart_files:
-                rel = f"{folder}/{name}" if folder != "." else name
-                if (target / name).exists():
-                    raise UserError(f"{rel}: {CHART_CLASH}")
-                self.placer.place(os.path.join(root, name), target / name)
-                self.clashes[rel] = None
+                self._place(os.path.join(root, name), f"{folder}/{name}" if folder != "." else name, None)
+
+    def _place(self, source: str, rel: str, clash: str | None) -> None:
+        """source at rel, refused (`clash`, None: a chart's file) where a file of ours is already."""
+        dest = self.root / rel
+        try:
+            if dest.parent not in self.folders:  # made once, not asked of the file system for each file
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                self.folders.add(dest.parent)
+            self.placer.place(source, dest)
+        except (FileExistsError, NotADirectoryError):  # a file of ours there, or where its folder goes
+            raise UserError(f"{rel}: {clash or CHART_CLASH}") from None
+        self.clashes[rel] = clash
 
     def move_into(self, staging: Path, prefix: str = "") -> None:
         """The placed files into the tree Hugo wrote: a folder Hugo made none of in one rename, a
