@@ -353,3 +353,20 @@ def test_a_contributed_file_named_as_a_charts_file_is_refused(tmp_path):
     assert not (staging / "campaigns" / "c" / "index.md").exists()  # pages are Hugo's
     with pytest.raises(UserError, match=r"campaigns/c/rqps-c.csv: a contributed file has the name of a chart's file"):
         publish("contributed", contributed="contributed\n")
+
+
+def test_a_source_that_is_not_a_regular_file_is_refused_not_waited_on(tmp_path):
+    """Placing opens each source once: a named pipe (nothing the pipeline writes, but a content
+    tree is a folder anyone can touch) is refused at once, as shutil.copyfile refused it."""
+    import os
+    import shutil
+
+    from papercuts.publish.placed import Placer
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "own").mkdir()
+    os.mkfifo(tmp_path / "src" / "pipe")
+    placer = Placer(tmp_path / "placed.json", tmp_path / "public", tmp_path / "own")
+    with pytest.raises(shutil.SpecialFileError, match="not a regular file"):
+        placer.place(str(tmp_path / "src" / "pipe"), tmp_path / "own" / "pipe")
+    assert not (tmp_path / "own" / "pipe").exists()

@@ -4,6 +4,7 @@ rows, in the real Vega-Lite under the site's script policy, and its text stays d
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 
 import pytest
@@ -96,6 +97,16 @@ def test_keys_of_mixed_kinds_are_told_apart_as_python_tells_them():
     got = [(r["microbenchmark"], r["rqps_t1"], r["rqps_t4"], r["order"]) for r in csv.DictReader(io.StringIO(text))]
     # A column one chart leaves empty where the other fills it is still one column: its value.
     assert rows == 2 and got == [("1", "0.5", "0.75", "0"), ("1", "0.7", "0.8", "1")]
+
+
+@pytest.mark.parametrize("first, second", [(b"x", "x"), (float("nan"), float("nan")),
+                                           (datetime.date(2020, 1, 1), datetime.datetime(2020, 1, 1, 12))])
+def test_keys_python_tells_apart_stay_apart(first, second):
+    """Keys Arrow would type as one value (bytes and text, two NaNs, a date and a time on it) are
+    two rows, as a dict of keys makes them."""
+    charts = [(s, {}, Columns({"k": [k], "v": [n]})) for s, k, n in (("a", first, 1), ("b", second, 2))]
+    wide, _ = datafile._wide("d", charts, ("k",), ("v",))
+    assert len(wide) == 2 and wide["v_a"] == [1, None] and wide["v_b"] == [None, 2]
 
 
 ORIGIN = "http://papercuts.test"

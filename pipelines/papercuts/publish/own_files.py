@@ -91,6 +91,7 @@ class OwnFiles:
         file where Hugo wrote none. Where Hugo did write one, a chart's file of the same bytes is
         Hugo's copy of it (a page's first chart image, its og:image: baseof.html), kept; anything
         else is refused (`clashes`) and nothing is published."""
+        self.folders.clear()  # moved away: a file placed after this makes its folder again
         for entry in sorted(os.scandir(self.root / prefix), key=lambda e: e.name):
             rel = prefix + entry.name
             dest = staging / rel

@@ -19,6 +19,7 @@ import errno
 import json
 import os
 import shutil
+import stat
 from pathlib import Path
 
 RECORD = "published-files.json"
@@ -49,9 +50,12 @@ class Placer:
         caller's stat of dest) made placing them take 0.50-0.55 s on a quiet machine, where
         this takes 0.33-0.35 s."""
         rel = dest.relative_to(self.staging).as_posix()
-        fd = os.open(source, os.O_RDONLY)
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK)  # a named pipe refused below, not waited on
         try:
-            src = identity(os.fstat(fd))
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise shutil.SpecialFileError(f"{source} is not a regular file")
+            src = identity(st)
             if self._link(rel, src, dest):
                 self.placed[rel] = [src, identity(os.stat(dest))]
                 return
@@ -59,6 +63,9 @@ class Placer:
             try:
                 _copy(fd, out)
                 self.placed[rel] = [src, identity(os.fstat(out))]
+            except OSError as e:  # a full disk: said of this file (build.py words it for the user)
+                e.filename = e.filename or str(dest)
+                raise
             finally:
                 os.close(out)
             self.copied += 1

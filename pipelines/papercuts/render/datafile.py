@@ -141,14 +141,18 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
 
 
 def _codes(values: list) -> tuple[np.ndarray, list]:
-    """codes.codes_of a list: through Arrow when it types the values (text, numbers), else (mixed
-    kinds) a dict, which takes 1 and 1.0 for one value as Arrow does."""
-    try:
-        return codes_of(pa.array(values))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-        places: dict = {}
-        codes = np.fromiter((places.setdefault(v, len(places)) for v in values), dtype=np.int64, count=len(values))
-        return codes, list(places)
+    """codes.codes_of a list: through Arrow when it holds text alone or numbers alone, which Arrow
+    tells apart as Python does (1 and 1.0 one key), else value by value in a dict (bytes and text,
+    dates and times, two NaNs: Arrow would take them for one key)."""
+    kinds = set(map(type, values)) - {type(None)}
+    if (kinds <= {str} or kinds <= {int, float}) and not (float in kinds and any(v != v for v in values)):
+        try:
+            return codes_of(pa.array(values))
+        except (pa.ArrowException, OverflowError, UnicodeError):  # a huge int, a lone surrogate
+            pass
+    places: dict = {}
+    codes = np.fromiter((places.setdefault(v, len(places)) for v in values), dtype=np.int64, count=len(values))
+    return codes, list(places)
 
 
 def _objects(values: list) -> np.ndarray:

@@ -22,5 +22,8 @@ def served_name(name: str, size: int | None) -> str:
 def gzipped(content: bytes) -> bytes:
     """A file's bytes as served under `<name>.gz` (served_name), compressed by ISA-L (isal, pinned):
     zlib's level 6 took 0.9 s of the x100 render stage's CPU for 50 results.csv of 1.1 MB; ISA-L's
-    level 1 is 12x faster, 2.5 % larger (make bench's figures in the commit)."""
+    level 1 is 12x faster, 2.5 % larger. The same bytes at every build on one machine, and on any
+    x86-64 with SSE4.2 (its SSE4.2, AVX and AVX2 code give the same); ISA-L's plain C (an x86-64
+    without SSE4.2, as QEMU's default CPU) and its ARM code compress differently, as zlib's
+    versions do: the .gz and the size a campaign page prints differ there, never what it unpacks to."""
     return igzip.compress(content, compresslevel=1, mtime=0)
