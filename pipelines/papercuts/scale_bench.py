@@ -167,6 +167,16 @@ def duckdb_floor(data: Path) -> float:
     return time.perf_counter() - start
 
 
+def drift(before: float, after: float, tolerance: float = 0.15) -> str:
+    """The DuckDB floor before and after the full build, and whether the machine's speed held."""
+    change = after / before - 1
+    line = f"machine: the DuckDB floor took {before:.2f} s before the full build and {after:.2f} s after it"
+    if abs(change) <= tolerance:
+        return line + f" ({change:+.0%}: steady)"
+    return (line + f" ({change:+.0%}): the machine's speed changed during the run; compare figures "
+            "across runs with care, or run again")
+
+
 def hugo_floor(pages: int, root: Path) -> float:
     """Hugo alone on as many plain pages (one-line Markdown, a one-line layout)."""
     site = root / "hugo-floor"
@@ -190,6 +200,10 @@ def scale_bench(scale: int) -> None:
         print(f"papercuts bench --scale {scale}: SYNTHETIC data, {servers} server(s) × {builds} builds × "
               f"{TESTS} microbenchmarks × {len(THREADS)} thread counts = {rows:,} result rows "
               f"({os.cpu_count()} cores)")
+        # The floor before and after the full build: on a shared machine its speed can change
+        # within a run (x100: 0.64, 0.73 and 0.92 s in three runs of one day), and a ratio is only
+        # worth as much as the two agree.
+        floor_before = duckdb_floor(data)
         full = _build(data, root)
         full["hugo_mb"] = hugo_peak(root)
         floor_db = duckdb_floor(data)  # on the data the full build read
@@ -229,4 +243,5 @@ def scale_bench(scale: int) -> None:
           f"{oldest['wall']:.2f} s, {oldest['wall'] / full['wall']:.0%}")
     print(f"floors: DuckDB load + rQPS {floor_db:.2f} s (build {full['wall'] / floor_db:.0f}× it); Hugo on "
           f"{full['pages']} plain pages {floor_hugo:.2f} s (hugo stage {full['stages']['hugo'] / floor_hugo:.1f}× it)")
+    print(drift(floor_before, floor_db))
     print(heaviest)
