@@ -118,8 +118,9 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
     if any(None in rows[varying[0]] for _, _, rows in charts):
         raise ValueError(f"data file {name!r}: a chart leaves {varying[0]!r} empty, which marks its rows")
     bounds = np.cumsum([0, *(len(rows) for _, _, rows in charts)]).tolist()
+    joined = {c: [v for _, _, rows in charts for v in rows[c]] for c in names}  # chart after chart
     # Each row's place: its key's, in the order the charts first give the keys.
-    place, found = keys([_codes([v for _, _, rows in charts for v in rows[c]]) for c in key])
+    place, found = keys([_codes(joined[c]) for c in key])
     at = [place[a:b] for a, b in itertools.pairwise(bounds)]
     if any(len(np.unique(where)) < len(where) for where in at):
         raise ValueError(f"data file {name!r}: a chart has two rows of one {'/'.join(key)}: one would hide the other")
@@ -127,7 +128,7 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
     data: dict[str, list] = {}
     renamed: list[dict[str, str]] = [{} for _ in charts]
     for c in names:
-        values = _objects([v for _, _, rows in charts for v in rows[c]])
+        values = _objects(joined[c])
         shared = None if c in varying else _once(len(found), place, values)
         if shared is not None:
             data[c] = shared
