@@ -4,6 +4,11 @@ A chart of the rQPS of one comparison has a row per microbenchmark, variant and 
 (20,000 at x100 per server); building a dict per row, and reading each back for its CSV, its
 typing and its table, was most of the render stage's time. Columns are read whole instead;
 iterating still gives each row as a dict, for code that reads a chart's rows one by one.
+
+Columns made of an Arrow table keep it (`table`): a column becomes a list only when asked for,
+and a chart's data file is typed, joined and written from the table itself (datafile.share,
+tables.to_csv), with no Python value per cell. The lists are the table's values, as to_pylist
+gives them: code that reads them cannot tell the two kinds of Columns apart.
 """
 from __future__ import annotations
 
@@ -18,36 +23,49 @@ class Columns:
         lengths = {len(v) for v in data.values()}
         if len(lengths) > 1:
             raise ValueError(f"columns of different lengths: {sorted(lengths)}")
-        self.data = data
+        self._lists = data
+        self._names = list(data)
         self._rows = lengths.pop() if lengths else 0
+        self.table: pa.Table | None = None
 
     @classmethod
     def of_rows(cls, rows: list[dict], names: list[str]) -> Columns:
         return cls({n: [r.get(n) for r in rows] for n in names})
 
     @classmethod
-    def of_arrow(cls, table: pa.Table) -> Columns:
-        return cls({name: table.column(name).to_pylist() for name in table.column_names})
+    def of_arrow(cls, table: pa.Table, lists: dict[str, list] | None = None) -> Columns:
+        """The table's columns, each a list when first read (`lists`: some already made)."""
+        out = cls({})
+        out.table, out._names, out._rows = table, table.column_names, table.num_rows
+        out._lists = {n: v for n, v in (lists or {}).items() if n in out._names}
+        return out
 
     @property
     def names(self) -> list[str]:
-        return list(self.data)
+        return list(self._names)
 
     def __len__(self) -> int:
         return self._rows
 
     def __getitem__(self, name: str) -> list:
-        return self.data[name]
+        found = self._lists.get(name)
+        if found is None:
+            if self.table is None or name not in self._names:
+                raise KeyError(name)
+            found = self._lists[name] = self.table.column(name).to_pylist()
+        return found
 
     def __contains__(self, name: str) -> bool:
-        return name in self.data
+        return name in self._names
 
     def __iter__(self) -> Iterator[dict]:
         names = self.names
-        return (dict(zip(names, values, strict=True)) for values in zip(*self.data.values(), strict=True))
+        return (dict(zip(names, values, strict=True)) for values in zip(*(self[n] for n in names), strict=True))
 
     def without(self, *names: str) -> Columns:
-        return Columns({n: v for n, v in self.data.items() if n not in names})
+        if self.table is not None:
+            return Columns.of_arrow(self.table.drop_columns([n for n in names if n in self._names]), self._lists)
+        return Columns({n: self._lists[n] for n in self._names if n not in names})
 
 
 def arrow_of(con: duckdb.DuckDBPyConnection, sql: str, params: dict) -> pa.Table:

@@ -122,13 +122,18 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
     name = every.name[rows].tolist()
     if d["threads"] == "all":  # with every thread count in one chart, a row is a microbenchmark at N threads
         name = [f"{n} @ {threads_label(t)}" for n, t in zip(name, threads, strict=True)]
-    return Columns({
-        "microbenchmark": name,
-        **{k: every.column(k)[rows].tolist() for k in ("group", "variant", "rqps", "qps", "base_qps", "origin")},
-        "noise": [band[t] for t in threads],
-        "noise_method": [method[t] for t in threads],
-        "order": order[shown].tolist(),
-    }), list(variants)
+    # A table (render/columns.py): the chart's data file is written from it; the lists its spec
+    # and its text table read are made of it when read.
+    taken = every.table.select(["variant", "rqps", "qps", "base_qps", "origin"]).take(pa.array(rows, pa.int64()))
+    noise = [band[t] for t in threads]
+    return Columns.of_arrow(pa.table({
+        "microbenchmark": pa.array(name, pa.string()),
+        "group": pa.array(every.group[rows], pa.string()),
+        **{k: taken.column(k) for k in taken.column_names},
+        "noise": pa.array(noise, pa.float64()),
+        "noise_method": pa.array([method[t] for t in threads], pa.string()),
+        "order": pa.array(order[shown], pa.int64()),
+    }), {"microbenchmark": name, "noise": noise}), list(variants)
 
 
 class _Rows:
@@ -140,7 +145,6 @@ class _Rows:
 
     def __init__(self, table: pa.Table) -> None:
         self.table, self.n = table, table.num_rows
-        self._columns: dict[str, np.ndarray] = {}
         self.threads = table.column("threads").to_numpy().astype(np.int64)
         variant = pc.dictionary_encode(table.column("variant").combine_chunks())  # numbered as first met
         self.variants: list[str] = variant.dictionary.to_pylist()  # in the rows' order
@@ -154,13 +158,8 @@ class _Rows:
         keys = [(GROUP_ORDER.index(g), n) for g, n in zip(group, labels, strict=True)]
         rank = {key: k for k, key in enumerate(sorted(set(keys)))}
         self.name = np.repeat(np.array(labels, dtype=object), sizes)
-        self.group = self._columns["group"] = np.repeat(np.array(group, dtype=object), sizes)
+        self.group = np.repeat(np.array(group, dtype=object), sizes)
         self.microbenchmark_rank = np.repeat(np.array([rank[key] for key in keys], dtype=np.int64), sizes)
-
-    def column(self, name: str) -> np.ndarray:
-        if name not in self._columns:
-            self._columns[name] = np.fromiter(self.table.column(name).to_pylist(), dtype=object, count=self.n)
-        return self._columns[name]
 
 
 @per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
@@ -208,9 +207,10 @@ def slug(*parts) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
 
 
-def natural(text: str) -> list:
+@lru_cache(maxsize=65536)  # a comparison's builds and configs, sorted again by each of its charts
+def natural(text: str) -> tuple:
     """'itc8' before 'itc16': digit runs compare as numbers."""
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text) if p]
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text) if p)
 
 
 def explore_query(con, d: dict, variants: list[str], view: str = "bars", metric: str = "") -> dict:

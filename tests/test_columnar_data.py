@@ -1,0 +1,116 @@
+"""A chart's rows held as an Arrow table (render/columns.py) give the same lists, the same CSV
+and the same shared data file as the same rows held as Python lists: the table is only a faster
+way to the same bytes (datafile.share and tables.to_csv write from it)."""
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+from papercuts.render import datafile, specs, tables
+from papercuts.render.columns import Columns
+from papercuts.render.registry import KINDS
+
+KEY, VARYING = KINDS["rqps-heatmap"].shares
+SCHEMA = pa.schema([("microbenchmark", pa.string()), ("group", pa.string()), ("variant", pa.string()),
+                    ("rqps", pa.float64()), ("qps", pa.float64()), ("base_qps", pa.float64()),
+                    ("origin", pa.string()), ("order", pa.int64())])
+NAMES = SCHEMA.names
+
+# Text a spreadsheet reads as a formula (guarded), a number that is not (-5), text that needs
+# quotes in a CSV, a QPS left empty, a float with no short decimal form.
+ONE = [("=cmd|' /C calc'!A0", "point", "a.c", 0.5, 50.0, 100.0, "measured", 0),
+       ("b", "point", "a.c", 1.1, 110.0, 100.0, "measured", 1),
+       ("-5", "point", "'x.c", 0.1 + 0.2, 30.0, 100.0, "measured", 2)]
+FOUR = [("=cmd|' /C calc'!A0", "point", "a.c", 0.75, 150.0, 200.0, "measured", 0),
+        ("c", "write", "a.c", 1.25, None, None, "published", 3),
+        ("-5", "point", "'x.c", 1e-7, 1.0, 1e7, "measured", 2)]
+
+
+def _lists(rows: list[tuple]) -> Columns:
+    return Columns.of_rows([dict(zip(NAMES, r, strict=True)) for r in rows], NAMES)
+
+
+def _table(rows: list[tuple], schema: pa.Schema = SCHEMA) -> Columns:
+    return Columns.of_arrow(pa.Table.from_pylist([dict(zip(schema.names, r, strict=True)) for r in rows], schema))
+
+
+def _charts(make, one=ONE, four=FOUR):
+    out = []
+    for suffix, rows in (("t1", one), ("t4", four)):
+        data = make(rows)
+        out.append((suffix, specs.rqps_heatmap("t", data, list(dict.fromkeys(data["variant"]))), data))
+    return out
+
+
+def test_a_table_reads_as_the_same_lists():
+    held, table = _lists(ONE + FOUR), _table(ONE + FOUR)
+    assert table.names == held.names and len(table) == len(held) == 6
+    assert all(table[n] == held[n] for n in NAMES) and list(table) == list(held)
+    less = table.without("qps", "origin")
+    assert less.table is not None and less.names == [n for n in NAMES if n not in ("qps", "origin")]
+    with pytest.raises(KeyError):
+        less["qps"]
+
+
+QUOTED = [("c,\"d\"", "write", "a.c", 1.0, None, None, "x", 1)]
+
+
+@pytest.mark.parametrize("rows", [ONE, ONE[1:], FOUR, ONE + FOUR, QUOTED])
+def test_a_table_writes_the_csv_its_lists_write(rows):
+    """The guard's quote, numbers in Arrow's shortest form, empty cells; and a text that needs
+    quotes, which Arrow will not write: the csv module's file then, from the lists, as before."""
+    held, table = _lists(rows), _table(rows)
+    assert tables.guarded_columns(table, NAMES) == tables.guarded_columns(held, NAMES)
+    assert datafile._numbers(table, NAMES) == datafile._numbers(held, NAMES)
+    assert tables.to_csv(table, NAMES) == tables.to_csv(held, NAMES)
+
+
+def test_a_tables_columns_are_typed_as_their_values_are():
+    """Numbers: whole or float columns, and a column with no value at all (as an empty list is);
+    a column of booleans is refused, as its values are."""
+    schema = pa.schema([("a", pa.string()), ("n", pa.int32()), ("x", pa.float32()), ("none", pa.string())])
+    rows = _table([("x", 1, 0.1, None), ("y", None, None, None)], schema)  # 0.1 as a float32: 0.10000000149011612
+    assert datafile._numbers(rows, schema.names) == ["n", "x", "none"]
+    assert tables.to_csv(rows, schema.names) == tables.to_csv(Columns({n: rows[n] for n in schema.names}), schema.names)
+    flags = Columns.of_arrow(pa.table({"f": pa.array([True, None])}))
+    with pytest.raises(ValueError, match="booleans"):
+        datafile._numbers(flags, ["f"])
+
+
+@pytest.mark.parametrize("one, four", [
+    (ONE, FOUR),
+    # b's group differs at 4 threads: group is written per thread count
+    (ONE, [r[:1] + ("range",) + r[2:] if r[0] == "-5" else r for r in FOUR]),
+    # a QPS that is not a number (NaN equals nothing): per thread count too
+    ([r[:4] + (float("nan"),) + r[5:] for r in ONE], [r[:4] + (float("nan"),) + r[5:] for r in FOUR]),
+    # one variant measured and published: two rows of one microbenchmark and variant
+    (ONE + [("b", "point", "a.c", 1.2, None, None, "published", 1)], FOUR),
+])
+def test_a_shared_file_of_tables_is_the_shared_file_of_lists(one, four):
+    from_lists = datafile.share("rqps-x", _charts(_lists, one, four), KEY, VARYING)
+    from_tables = datafile.share("rqps-x", _charts(_table, one, four), KEY, VARYING)
+    assert from_tables[1] == from_lists[1] and from_tables[2] == from_lists[2]
+    assert from_tables[0] == from_lists[0]
+
+
+def test_a_shared_file_of_tables_refuses_what_lists_refuse():
+    with pytest.raises(ValueError, match="two rows of one microbenchmark/variant/origin"):
+        datafile.share("rqps-x", _charts(_table, ONE + ONE[1:2]), KEY, VARYING)
+    with pytest.raises(ValueError, match="leaves 'rqps' empty"):
+        datafile.share("rqps-x", _charts(_table, [r[:3] + (None,) + r[4:] for r in ONE]), KEY, VARYING)
+
+
+def test_tables_of_other_schemas_go_the_lists_way():
+    """A key column of floats (1 and 1.0, NaN: Arrow and Python disagree on what is one key), or
+    charts whose tables differ in type, are joined as lists: the same file."""
+    floats = pa.schema([("microbenchmark", pa.float64()), *[SCHEMA.field(n) for n in NAMES[1:]]])
+    one = [(1.0, *r[1:]) for r in ONE[:1]]
+    charts = [("t1", specs.rqps_heatmap("t", data := _table(one, floats), ["a.c"]), data)]
+    assert datafile._joined_table(charts, KEY) is None
+    mixed = _charts(_table)
+    mixed[1] = ("t4", mixed[1][1], Columns.of_arrow(mixed[1][2].table.cast(
+        pa.schema([f.with_type(pa.float32()) if f.name == "qps" else f for f in SCHEMA]))))
+    mixed[1] = ("t4", specs.rqps_heatmap("t", mixed[1][2], ["a.c", "'x.c"]), mixed[1][2])
+    assert datafile._joined_table(mixed, KEY) is None
+    lists = datafile.share("rqps-x", _charts(_lists), KEY, VARYING)
+    assert datafile.share("rqps-x", mixed, KEY, VARYING)[1] == lists[1]
