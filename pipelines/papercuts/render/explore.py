@@ -20,7 +20,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from ..codes import codes_of, keys
+from ..codes import codes_of, keys, sorted_by
 from ..contract import OP_COSTS, dbms_name
 from ..db import fetch_columns, query
 from ..derive.changepoints import SPAN
@@ -128,7 +128,9 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     p = {"server": server}
     campaigns = _columns(con, "explore_campaigns", p)
     variants = _columns(con, "explore_variants", p)
-    qps = arrow_of(con, query("explore_qps"), p)  # turned into indices with no Python value per row
+    # turned into indices with no Python value per row
+    qps = sorted_by(arrow_of(con, query("explore_qps"), p), ["campaign", "threads", "microbenchmark", "range",
+                                                             "build", "config"])
     published = _columns(con, "explore_published", p)
     costs = _columns(con, "explore_costs", p)
     changes = _columns(con, "explore_changes", p)

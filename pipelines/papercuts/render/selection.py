@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..codes import sorted_by
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from ..runs import run_starts
@@ -30,6 +31,10 @@ def per_unit(maxsize: int):
         return cached
     return wrap
 
+# The order of a comparison's rows (rqps_selection) and of a campaign's throughput (throughput):
+# sorted here, not by DuckDB (codes.sorted_by).
+RQPS_ORDER = ["group", "microbenchmark", "range", "threads", "version_rank", "build", "config", "origin"]
+THROUGHPUT_ORDER = ["build_rank", "config", "microbenchmark", "range", "threads"]
 RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "noise", "noise_method",
                 "order"]
 
@@ -57,7 +62,7 @@ def comparison(d: dict, where: str) -> dict:
 def throughput_rows(con, campaign: str, server: str) -> pa.Table:
     """Measured QPS of a campaign on a server, repetitions averaged, by version: as Arrow, since a
     server page draws the newest of its variants only (x100: 20,000 rows, 16 of 100 variants)."""
-    return arrow_of(con, query("throughput"), {"campaign": campaign, "server": server})
+    return sorted_by(arrow_of(con, query("throughput"), {"campaign": campaign, "server": server}), THROUGHPUT_ORDER)
 
 
 def in_order(column: pa.ChunkedArray) -> list:
@@ -164,8 +169,8 @@ class _Rows:
 
 @per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
 def _comparison(con, campaign: str, server: str, base_build: str, base_config: str) -> _Rows:
-    return _Rows(arrow_of(con, query("rqps_selection"), {"campaign": campaign, "server": server,
-                                                         "base_build": base_build, "base_config": base_config}))
+    return _Rows(sorted_by(arrow_of(con, query("rqps_selection"), {
+        "campaign": campaign, "server": server, "base_build": base_build, "base_config": base_config}), RQPS_ORDER))
 
 
 def _by_version(every: _Rows, at: np.ndarray) -> list[str]:
