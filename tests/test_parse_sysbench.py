@@ -155,3 +155,46 @@ def test_read_records_missing_and_empty_files_as_gaps(tmp_path):
     (tmp_path / "bad").write_text("sysbench 1.0.20\nThreads started!\n")
     with pytest.raises(UserError):  # one error type, caught once at the top like every data problem
         read(tmp_path / "bad", sysbench.parse)
+
+
+def _line_by_line(text: str, path: str) -> sysbench.SysbenchRun:
+    """The parser reading every line through _Reader.line, as it did before its prose loop."""
+    reader = sysbench._Reader(path)
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        reader.line(lineno, raw)
+    return reader.result()
+
+
+TRICKY = """Running the test with following options:
+  explain: for point_selects :: explain SELECT 1
+\t1\tSIMPLE\tsbtest1\tnull\tconst\tPRIMARY
+table 1 : explain SELECT c FROM sbtest1 WHERE id=1 \x20\t
+prose that is not a plan
+sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)
+  -> Rows fetched before execution
+Number of threads: 4
+\x0cfor sum_ranges
+   \t
+Threads started!
+
+SQL statistics:
+    queries:                             100    (10.00 per sec.)
+General statistics:
+    total time:                          10.0001s
+"""
+
+
+@pytest.mark.parametrize("name", ["tricky", "mytools"])
+def test_the_prose_before_the_test_reads_as_every_other_line(name):
+    """mytools' outputs hold thousands of plan lines before the test starts, read in a loop of
+    their own (sysbench._Reader.prose): what it gives is what reading them one by one gives."""
+    path = RAW / "mytools/nov25.sb.mysql/dop1/x.my9500_rel_o2nofp.z12a_c8r32.pk1/sb.o.point-query.range100.pk1.dop1"
+    text = TRICKY if name == "tricky" else path.read_text()
+    got = sysbench.parse(text, "f")
+    assert got == _line_by_line(text, "f")
+    if name == "tricky":
+        assert (got.version, got.threads) == ("1.0.20", 4)
+        assert got.explain == ("  explain: for point_selects :: explain SELECT 1",
+                               "\t1\tSIMPLE\tsbtest1\tnull\tconst\tPRIMARY",
+                               "table 1 : explain SELECT c FROM sbtest1 WHERE id=1",
+                               "  -> Rows fetched before execution", "for sum_ranges")
