@@ -114,3 +114,22 @@ def test_tables_of_other_schemas_go_the_lists_way():
     assert datafile._joined_table(mixed, KEY) is None
     lists = datafile.share("rqps-x", _charts(_lists), KEY, VARYING)
     assert datafile.share("rqps-x", mixed, KEY, VARYING)[1] == lists[1]
+
+
+@pytest.mark.parametrize("hidden", [0, 3])
+def test_a_tables_text_table_is_its_lists_text_table(hidden):
+    """tables.pivot_ratios of a table's rows: the same rows in order (ties as given, a later row
+    of one cell over an earlier one), the same cells of the variants shown."""
+    # rQPS within the larger noise band and outside the smaller: each cell's class is its own row's
+    rows = [("m2", "point", "b2.c", 0.9, None, None, "measured", 1), ("m1", "point", "b0.c", 1.1, None, None, "x", 0),
+            ("w1", "write", "b1.c", 0.9, None, None, "x", 2), ("m2", "point", "b5.c", 1.1, None, None, "x", 1),
+            ("m1", "point", "b2.c", 0.9, None, None, "x", 0), ("m1", "point", "b2.c", 1.1, None, None, "x", 0),
+            ("m1", "range", "b5.c", 0.9, None, None, "x", 0)]
+    variants = ["b0.c", "b1.c", "b2.c", "b5.c"] + [f"x{i}.c" for i in range(hidden + 12)]
+    variants = variants[-(tables.SHOWN_COLUMNS + hidden):]
+    noise = pa.array([0.5, 0.01, 0.5, 0.01, 0.5, 0.01, 0.5])
+    held = Columns({**{n: [r[i] for r in rows] for i, n in enumerate(NAMES)}, "noise": noise.to_pylist()})
+    table = Columns.of_arrow(_table(rows).table.append_column("noise", noise))
+    assert tables._pivots_in_arrow(table, "microbenchmark") and not tables._pivots_in_arrow(held, "microbenchmark")
+    assert tables.pivot_ratios(table, variants) == tables.pivot_ratios(held, variants)
+    assert tables.pivot_ratios(table.without("noise"), variants) == tables.pivot_ratios(held.without("noise"), variants)
