@@ -133,3 +133,30 @@ def test_a_tables_text_table_is_its_lists_text_table(hidden):
     assert tables._pivots_in_arrow(table, "microbenchmark") and not tables._pivots_in_arrow(held, "microbenchmark")
     assert tables.pivot_ratios(table, variants) == tables.pivot_ratios(held, variants)
     assert tables.pivot_ratios(table.without("noise"), variants) == tables.pivot_ratios(held.without("noise"), variants)
+
+
+def test_tables_of_other_types_give_what_their_lists_give():
+    """A whole number past int64 (the csv module's file then, floats as repr), numbers held as a
+    dictionary (numbers for the spec's parse), a list per row (compared as Python compares)."""
+    big = Columns.of_arrow(pa.table({"n": pa.array([2 ** 63, 1], pa.uint64()), "x": [1.0, 0.5]}))
+    assert tables.to_csv(big, ["n", "x"]) == tables.to_csv(Columns({"n": big["n"], "x": big["x"]}), ["n", "x"])
+    assert tables.to_csv(big, ["n", "x"]).splitlines()[1] == f"{2 ** 63},1.0"
+    coded = Columns.of_arrow(pa.table({"d": pa.array([3, 4, 3]).dictionary_encode(), "t": ["a", "b", "c"]}))
+    assert datafile._numbers(coded, ["d", "t"]) == datafile._numbers(Columns({"d": [3, 4, 3], "t": ["a"] * 3}),
+                                                                     ["d", "t"]) == ["d"]
+    charts = []
+    for suffix, values in (("t0", [1.0]), ("t1", [2.0])):
+        table = pa.table({"k": ["a"], "v": values, "s": pa.array([[1, 2]])})
+        charts.append((suffix, {}, Columns.of_arrow(table)))
+    lists = [(s, {}, Columns({n: rows[n] for n in rows.names})) for s, _, rows in charts]
+    wide, _ = datafile._wide("d", charts, ("k",), ("v",))
+    assert list(wide) == list(datafile._wide("d", lists, ("k",), ("v",))[0]) == [
+        {"k": "a", "v_t0": 1.0, "v_t1": 2.0, "s": [1, 2]}]
+
+
+@pytest.mark.parametrize("start", tables.GUARDED_START)
+def test_every_start_the_guard_quotes_is_found_in_a_table(start):
+    rows = [("b", "point", f"{start}x.c", 1.0, None, None, "measured", 0)]
+    held, table = _lists(rows), _table(rows)
+    assert tables.guarded_columns(table, NAMES) == tables.guarded_columns(held, NAMES) == ["variant"]
+    assert tables.to_csv(table, NAMES) == tables.to_csv(held, NAMES)

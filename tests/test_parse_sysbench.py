@@ -174,6 +174,7 @@ sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)
   -> Rows fetched before execution
 Number of threads: 4
 \x0cfor sum_ranges
+\u3000for mixed_ranges
    \t
 Threads started!
 
@@ -197,4 +198,5 @@ def test_the_prose_before_the_test_reads_as_every_other_line(name):
         assert got.explain == ("  explain: for point_selects :: explain SELECT 1",
                                "\t1\tSIMPLE\tsbtest1\tnull\tconst\tPRIMARY",
                                "table 1 : explain SELECT c FROM sbtest1 WHERE id=1",
-                               "  -> Rows fetched before execution", "for sum_ranges")
+                               "  -> Rows fetched before execution", "for sum_ranges",
+                               "\u3000for mixed_ranges")

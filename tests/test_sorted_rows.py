@@ -42,3 +42,37 @@ def test_ties_keep_their_order_and_odd_columns_are_refused():
     assert sorted_by(table.slice(0, 0), ["k"]).num_rows == 0
     with pytest.raises(TypeError, match="not text or whole numbers"):
         sorted_by(pa.table({"x": [0.5, 0.25]}), ["x"])
+
+
+# The ORDER BY each render query had before it was sorted in numpy (git show 70c777a^:...).
+ORDERED = {
+    "explore_qps": ('ORDER BY campaign, threads, microbenchmark, "range", build, config',
+                    ["campaign", "threads", "microbenchmark", "range", "build", "config"]),
+    "rqps_selection": ('ORDER BY "group", microbenchmark, "range", threads, version_rank, build, config, origin',
+                       None),
+    "throughput": ('ORDER BY build_rank, config, microbenchmark, "range", threads', None),
+}
+
+
+def test_the_render_queries_come_in_the_order_their_order_by_gave(site):
+    """On the shipped site's database (ranges left out, published and measured rQPS, several
+    DBMS): every server's explorer rows, every comparison's rQPS and every campaign's throughput
+    in the order DuckDB's ORDER BY gave them, and no two rows equal in the columns sorted by."""
+    from papercuts.db import query
+    from papercuts.render.selection import RQPS_ORDER, THROUGHPUT_ORDER
+
+    keys = {"explore_qps": ORDERED["explore_qps"][1], "rqps_selection": RQPS_ORDER, "throughput": THROUGHPUT_ORDER}
+    con = duckdb.connect(str(site.db), read_only=True)
+    servers = con.execute("SELECT DISTINCT server FROM measured_qps").fetchall()
+    cases = [("explore_qps", {"server": s}) for (s,) in servers]
+    cases += [("rqps_selection", dict(zip(("campaign", "server", "base_build", "base_config"), r, strict=True)))
+              for r in con.execute("SELECT DISTINCT campaign, server, base_build, base_config FROM rqps").fetchall()]
+    cases += [("throughput", {"campaign": c, "server": s})
+              for c, s in con.execute("SELECT DISTINCT campaign, server FROM measured_qps").fetchall()]
+    assert {name for name, _ in cases} == set(ORDERED)
+    for name, params in cases:
+        sql = query(name).rstrip().removesuffix(";")
+        got = sorted_by(con.sql(sql, params=params).to_arrow_table(), keys[name])
+        expected = con.sql(f"SELECT * FROM ({sql}) {ORDERED[name][0]}", params=params).to_arrow_table()
+        assert got.equals(expected), (name, params)
+        assert got.group_by(keys[name]).aggregate([]).num_rows == got.num_rows, (name, params)

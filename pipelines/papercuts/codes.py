@@ -67,7 +67,8 @@ def sorted_by(table: pa.Table, columns: list[str]) -> pa.Table:
     nulls last, text by its bytes), for text and whole-number columns: each column's values as
     their rank among its distinct values, and one stable numpy sort of those. DuckDB sorting a
     unit's 20,000 rows took 12-15 ms of its 20 ms query (x100: a server's explorer file, a
-    comparison's rQPS); so, 3 ms. Rows equal in every column keep their order."""
+    comparison's rQPS); so, 3 ms. The columns must tell every row apart: rows equal in all of
+    them would keep the order the query gave them, which without an ORDER BY is not fixed."""
     keys: list[np.ndarray] = []
     for name in reversed(columns):  # np.lexsort: the last key is the first compared
         column = table.column(name).combine_chunks()

@@ -250,7 +250,8 @@ class _Reader:
         return len(lines)
 
     def _header(self, lineno: int, raw: str, line: str) -> bool:
-        """True if the line was the header's (or prose before the test started)."""
+        """True if the line was the header's (or prose before the test started). A new kind of
+        header line must be routed to line() by prose() too (its first two lines and prefixes)."""
         if lineno == 1 and not _VERSION.match(line) and _COMMAND.search(line):
             self.command = line
         elif lineno == 2 and self.command and (m := _CPUS.fullmatch(line)):

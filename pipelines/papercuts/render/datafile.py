@@ -38,13 +38,13 @@ def _numbers(data: Columns, cols: list[str]) -> list[str]:
     True, which no reader gives back as a boolean."""
     numbers = []
     for c in cols:
-        if data.table is not None:  # a table's column is one type: its values' kinds
+        if data.table is not None:  # a table's column is one type: its values' kinds, for most types
             column = data.table.column(c)
             if column.null_count == len(column) or pa.types.is_integer(column.type) \
                     or pa.types.is_floating(column.type):
                 numbers.append(c)
                 continue
-            if not pa.types.is_boolean(column.type):
+            if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
                 continue
         kinds = set(map(type, data[c])) - {type(None)}
         if bool in kinds:
@@ -124,12 +124,16 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
     names = charts[0][2].names
     if any(rows.names != names for _, _, rows in charts) or not set(key) | set(varying) <= set(names):
         raise ValueError(f"data file {name!r}: its charts' rows have different columns")
-    if any(None in rows[varying[0]] for _, _, rows in charts):
+    if any((rows.table.column(varying[0]).null_count if rows.table is not None else None in rows[varying[0]])
+           for _, _, rows in charts):
         raise ValueError(f"data file {name!r}: a chart leaves {varying[0]!r} empty, which marks its rows")
     bounds = np.cumsum([0, *(len(rows) for _, _, rows in charts)]).tolist()
     joined = _joined_table(charts, key)
     if joined is not None:
-        return _wide_table(name, charts, key, varying, joined, bounds)
+        try:
+            return _wide_table(name, charts, key, varying, joined, bounds)
+        except pa.ArrowNotImplementedError:  # a type Arrow cannot compare: the lists' way
+            pass
     joined = {c: [v for _, _, rows in charts for v in rows[c]] for c in names}  # chart after chart
     # Each row's place: its key's, in the order the charts first give the keys.
     place, found = keys([_codes(joined[c]) for c in key])
@@ -168,6 +172,8 @@ def _joined_table(charts: list[tuple[str, dict, Columns]], key: tuple[str, ...])
     types = [tables[0].schema.field(c).type for c in key]
     if not all(pa.types.is_string(t) or pa.types.is_integer(t) for t in types):
         return None
+    if any(pa.types.is_nested(f.type) or pa.types.is_dictionary(f.type) for f in tables[0].schema):
+        return None  # compared value by value, as Python compares lists, structs and dictionaries' values
     return pa.concat_tables(tables).combine_chunks()
 
 

@@ -224,7 +224,8 @@ def guarded_columns(data: Columns, names: list[str]) -> list[str]:
 
 _GUARD_START = re.compile("\0[" + re.escape("".join(GUARDED_START)) + "]")
 # The same test as RE2 reads it (Arrow's regexes), at the start of each value.
-_ARROW_GUARD_START = "^[=+\\-@\\t\\r']"
+_RE2_CLASS = {"-": "\\-", "\t": "\\t", "\r": "\\r", "\\": "\\\\", "]": "\\]", "^": "\\^"}  # escaped in a [class]
+_ARROW_GUARD_START = "^[" + "".join(_RE2_CLASS.get(c, c) for c in GUARDED_START) + "]"
 
 
 def safe_csv_value(value) -> str:
@@ -301,20 +302,21 @@ def _table_csv(table: pa.Table, columns: list[str], guarded: list[str]) -> str |
     if len(columns) < 2:
         return None
     arrays = []
-    for name in columns:
-        column = table.column(name)
-        kind = column.type
-        if name in guarded:  # a few texts get the guard's quote: made in Python, the column's only
-            column = pa.array([safe_csv_value(v) if v is not None else None for v in column.to_pylist()], pa.string())
-        elif pa.types.is_integer(kind):
-            column = column.cast(pa.int64())
-        elif pa.types.is_floating(kind):
-            column = column.cast(pa.float64())
-        elif not (pa.types.is_string(kind) or pa.types.is_null(kind)):
-            return None
-        arrays.append(column)
-    buf = io.BytesIO()
-    try:
+    try:  # a whole number past int64 (a uint64) is the lists' way too: they hold no Arrow int for it
+        for name in columns:
+            column = table.column(name)
+            kind = column.type
+            if name in guarded:  # a few texts get the guard's quote: made in Python, the column's only
+                column = pa.array([safe_csv_value(v) if type(v) is str else v for v in column.to_pylist()],
+                                  pa.string())
+            elif pa.types.is_integer(kind):
+                column = column.cast(pa.int64())
+            elif pa.types.is_floating(kind):
+                column = column.cast(pa.float64())
+            elif not (pa.types.is_string(kind) or pa.types.is_null(kind)):
+                return None
+            arrays.append(column)
+        buf = io.BytesIO()
         pcsv.write_csv(pa.Table.from_arrays(arrays, names=columns), buf, _ARROW_CSV)
     except pa.ArrowInvalid:
         return None
