@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..codes import ranks
 from ..db import insert_columns, on_threads, query
 from ..ingest import previous
 from ..runs import run_starts
@@ -80,14 +81,8 @@ def series_name(test: str, rng: int | None) -> str:
 def _series_keys(table: pa.Table) -> np.ndarray:
     """A number per row that sorts as (microbenchmark, range) do, range's nulls last: a ladder's
     series are numbered in this order (np.unique of a ladder's keys)."""
-    names = pc.dictionary_encode(table.column("microbenchmark").combine_chunks())
-    rank = np.empty(len(names.dictionary), dtype=np.int64)
-    rank[pc.sort_indices(names.dictionary).to_numpy()] = np.arange(len(names.dictionary))
-    ranges = table.column("range").combine_chunks()
-    top = (pc.max(ranges).as_py() or 0) + 1
-    ranges = pc.fill_null(ranges, top).to_numpy().astype(np.int64)
-    _, ranges = np.unique(ranges, return_inverse=True)
-    return rank[names.indices.to_numpy(zero_copy_only=False)] * (int(ranges.max(initial=0)) + 1) + ranges
+    names, ranges = ranks(table.column("microbenchmark")), ranks(table.column("range"))
+    return names * (int(ranges.max(initial=0)) + 1) + ranges
 
 
 def _pick(table: pa.Table, name: str, rows) -> list:

@@ -55,6 +55,10 @@ class Columns:
             found = self._lists[name] = self.table.column(name).to_pylist()
         return found
 
+    def has_none(self, name: str) -> bool:
+        """Whether a row leaves this column empty (a table's: counted, no list made)."""
+        return self.table.column(name).null_count > 0 if self.table is not None else None in self[name]
+
     def __contains__(self, name: str) -> bool:
         return name in self._names
 

@@ -124,8 +124,7 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
     names = charts[0][2].names
     if any(rows.names != names for _, _, rows in charts) or not set(key) | set(varying) <= set(names):
         raise ValueError(f"data file {name!r}: its charts' rows have different columns")
-    if any((rows.table.column(varying[0]).null_count if rows.table is not None else None in rows[varying[0]])
-           for _, _, rows in charts):
+    if any(rows.has_none(varying[0]) for _, _, rows in charts):
         raise ValueError(f"data file {name!r}: a chart leaves {varying[0]!r} empty, which marks its rows")
     bounds = np.cumsum([0, *(len(rows) for _, _, rows in charts)]).tolist()
     joined = _joined_table(charts, key)
@@ -138,12 +137,22 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
     # Each row's place: its key's, in the order the charts first give the keys.
     place, found = keys([_codes(joined[c]) for c in key])
     at = _places(name, key, place, bounds)
+    data, renamed = _side_by_side(
+        names, charts, varying, lambda c: _objects(joined[c]), lambda values: _once(len(found), place, values),
+        lambda n, values: _spread(len(found), at[n], values[bounds[n]:bounds[n + 1]]))
+    return Columns(data), renamed
 
-    data: dict[str, list] = {}
+
+def _side_by_side(names: list[str], charts: list, varying: tuple[str, ...], values_of, once, spread) -> tuple[
+        dict, list[dict[str, str]]]:
+    """The wide file's columns: each column written once when `once(values)` gives it (no chart
+    differs), else a column per chart, `spread(n, values)`: chart n's values at its rows' places.
+    Returns (column name -> values, each chart's column -> its name there)."""
+    data: dict = {}
     renamed: list[dict[str, str]] = [{} for _ in charts]
     for c in names:
-        values = _objects(joined[c])
-        shared = None if c in varying else _once(len(found), place, values)
+        values = values_of(c)
+        shared = None if c in varying else once(values)
         if shared is not None:
             data[c] = shared
             for r in renamed:
@@ -151,8 +160,8 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
             continue
         for n, (suffix, _, _) in enumerate(charts):
             renamed[n][c] = f"{c}_{suffix}"
-            data[renamed[n][c]] = _spread(len(found), at[n], values[bounds[n]:bounds[n + 1]])
-    return Columns(data), renamed
+            data[renamed[n][c]] = spread(n, values)
+    return data, renamed
 
 
 def _places(name: str, key: tuple[str, ...], place: np.ndarray, bounds: list[int]) -> list[np.ndarray]:
@@ -184,30 +193,21 @@ def _wide_table(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[s
     as Python values took a third of a campaign page's time)."""
     place, found = keys([codes_of(joined.column(c)) for c in key])
     at = _places(name, key, place, bounds)
-    data: dict[str, pa.Array] = {}
-    renamed: list[dict[str, str]] = [{} for _ in charts]
-    for c in joined.column_names:
-        values = joined.column(c).chunk(0) if joined.num_rows else pa.array([], joined.schema.field(c).type)
-        shared = None if c in varying else _once_arrow(len(found), place, values)
-        if shared is not None:
-            data[c] = shared
-            for r in renamed:
-                r[c] = c
-            continue
-        for n, (suffix, _, _) in enumerate(charts):
-            renamed[n][c] = f"{c}_{suffix}"
-            rows = np.full(len(found), -1, dtype=np.int64)
-            rows[at[n]] = np.arange(bounds[n], bounds[n + 1])
-            data[renamed[n][c]] = _taken(values, rows)
+    rows = [np.full(len(found), -1, dtype=np.int64) for _ in charts]  # each chart's row at each place, or -1
+    for n, where in enumerate(at):
+        rows[n][where] = np.arange(bounds[n], bounds[n + 1])
+    data, renamed = _side_by_side(
+        joined.column_names, charts, varying, joined.column, lambda values: _once_arrow(len(found), place, values),
+        lambda n, values: _taken(values, rows[n]))
     return Columns.of_arrow(pa.table(data)), renamed
 
 
-def _taken(values: pa.Array, rows: np.ndarray) -> pa.Array:
+def _taken(values: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
     """values[rows], null where a row is -1."""
     return values.take(pa.array(rows, mask=rows < 0))
 
 
-def _once_arrow(size: int, place: np.ndarray, values: pa.Array) -> pa.Array | None:
+def _once_arrow(size: int, place: np.ndarray, values: pa.ChunkedArray) -> pa.ChunkedArray | None:
     """_once of a table's column: each place's first value given, when no later one differs."""
     given = np.flatnonzero(values.is_valid().to_numpy(zero_copy_only=False))
     places, first = np.unique(place[given], return_index=True)

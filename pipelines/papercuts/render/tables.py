@@ -285,13 +285,11 @@ def _arrow_csv(columns: list[str], out: list[list]) -> str | None:
         if len(kinds) > 1 or not kinds <= {str, int, float}:
             return None
         typed.append((values, kinds))
-    buf = io.BytesIO()
     try:  # an int past 64 bits, or text Python cannot encode, is the csv module's too
         arrays = [pa.array(values, type=pa.string() if str in kinds else None) for values, kinds in typed]
-        pcsv.write_csv(pa.Table.from_arrays(arrays, names=columns), buf, _ARROW_CSV)
     except (pa.ArrowInvalid, OverflowError, UnicodeError):
         return None
-    return buf.getvalue().decode()
+    return _written(columns, arrays)
 
 
 def _table_csv(table: pa.Table, columns: list[str], guarded: list[str]) -> str | None:
@@ -316,7 +314,15 @@ def _table_csv(table: pa.Table, columns: list[str], guarded: list[str]) -> str |
             elif not (pa.types.is_string(kind) or pa.types.is_null(kind)):
                 return None
             arrays.append(column)
-        buf = io.BytesIO()
+    except pa.ArrowInvalid:
+        return None
+    return _written(columns, arrays)
+
+
+def _written(columns: list[str], arrays: list) -> str | None:
+    """These arrays as CSV by Arrow's writer, or None when a text needs quotes (it writes none)."""
+    buf = io.BytesIO()
+    try:
         pcsv.write_csv(pa.Table.from_arrays(arrays, names=columns), buf, _ARROW_CSV)
     except pa.ArrowInvalid:
         return None
