@@ -176,7 +176,13 @@ def _relative(values: np.ndarray, index: int, changes: list[int]) -> float:
     bounds = [0, *sorted(changes), len(values)]
     i = bounds.index(index)
     before, after = values[bounds[i - 1]:index], values[index:bounds[i + 1]]
-    return math.exp(float(after.mean() - before.mean())) - 1
+    return math.exp(float(_mean(after) - _mean(before))) - 1
+
+
+def _mean(xs: np.ndarray) -> np.float64:
+    """xs.mean() to the last bit (the same sum, divided by the count) without its checks: 20,000
+    calls at x100, 0.1 s."""
+    return np.add.reduce(xs) / xs.size
 
 
 def median_polish(logs: np.ndarray, rounds: int = 6,
@@ -199,7 +205,7 @@ def _minus_steps(xs: np.ndarray, residual: np.ndarray, changes: list[int]) -> np
     bounds = [0, *sorted(changes), len(xs)]
     out = xs.copy()
     for a, b in zip(bounds, bounds[1:], strict=False):
-        out[a:b] -= residual[a:b].mean()
+        out[a:b] -= _mean(residual[a:b])
     return out
 
 

@@ -1,4 +1,4 @@
--- The headline lines of one server's ladders (derive/ladders.py makes them: ladder_lines_insert).
+-- The headline lines of one server's ladders (derive/ladders.py makes them, with the search).
 SELECT ladder, position, variant, version, series, rqps, n
 FROM ladder_lines
 WHERE server = $server
