@@ -11,3 +11,33 @@ def test_a_floor_that_moved_during_the_run_is_said_and_a_steady_one_is_not():
     assert "+44%" in moved and "the machine's speed changed during the run" in moved
     assert "changed" in drift(0.92, 0.64)  # faster counts too: -30 %
     assert "steady" in drift(0.05, 0.08)  # +60 %, but 0.03 s: a small floor's own noise
+
+
+def test_a_stages_cpu_seconds_count_its_threads_and_the_children_it_waited_for():
+    """Timings.cpu: the CPU a stage took on every core, its forked workers and Hugo included (the
+    bench prints it beside the wall time: on a shared machine it varies less)."""
+    import subprocess
+    import sys
+    import threading
+
+    from papercuts.build import Timings
+
+    spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass"
+    t = Timings()
+    with t.stage("render"):
+        subprocess.run([sys.executable, "-c", spin], check=True)  # a child, waited for
+        worker = threading.Thread(target=exec, args=(spin,))  # a thread of this process
+        worker.start()
+        worker.join()
+    with t.stage("hugo"):
+        pass
+    assert t.cpu["render"] >= 0.6 and t.cpu["hugo"] < 0.1
+    assert set(t.cpu) == set(t) == {"render", "hugo"}
+
+
+def test_the_cores_a_build_used_are_its_cpu_seconds_over_its_wall_time():
+    from papercuts.scale_bench import cores_used
+
+    line = cores_used(30.0, 20.0, 2)
+    assert "30.0 CPU seconds in 20.0 s, 1.50 of 2 cores busy" in line
+    assert "would take 15.0 s" in line

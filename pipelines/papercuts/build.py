@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import re
+import resource
 import time
 from contextlib import contextmanager
 from functools import partial
@@ -45,13 +46,15 @@ IN_PLACE = {**tables.IN_PLACE, **models.IN_PLACE}
 
 class Timings(dict):
     """Seconds per stage; with `say`, each stage is announced as it starts and timed as it ends
-    (plain lines: readable in CI logs and on a terminal alike)."""
+    (plain lines: readable in CI logs and on a terminal alike). `cpu`: the CPU seconds each stage
+    took, on every core (cpu_seconds)."""
 
     pages = 0
     images = None
 
     def __init__(self, say=None, bar=None) -> None:
         super().__init__()
+        self.cpu: dict[str, float] = {}
         self.say = say
         self.bar = bar  # a terminal (a stream): progress is a bar redrawn in place
 
@@ -72,9 +75,10 @@ class Timings(dict):
     def stage(self, name: str, what: str = ""):
         if self.say:
             self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name}{': ' + what if what else ''} ...")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         yield
         self[name] = time.perf_counter() - start
+        self.cpu[name] = cpu_seconds() - cpu
         if self.say:
             self.say(f"[{STAGES.index(name) + 1}/{len(STAGES)}] {name} done in {self[name]:.2f} s")
 
@@ -83,6 +87,14 @@ class Timings(dict):
             return "nothing changed: the last build's site is kept"
         total = sum(self.values())
         return "  ".join(f"{s} {self[s]:.2f} s" for s in STAGES if s in self) + f"  total {total:.2f} s"
+
+
+def cpu_seconds() -> float:
+    """User and system CPU seconds of this process (its threads) and of the children it has waited
+    for: a stage's forked workers and Hugo, each waited for within its stage. On a shared machine
+    a stage's CPU seconds vary less than its wall time, and say how much of the cores it used."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def validate(paths: Paths, cache: Path | None = None, progress=None) -> tuple[Dataset, Problems]:

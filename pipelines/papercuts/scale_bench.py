@@ -94,7 +94,7 @@ from papercuts.paths import Paths
 t = Timings()
 start = time.perf_counter()
 build(Paths.make(data=sys.argv[1], build=sys.argv[2], out=sys.argv[3]), t)
-print(json.dumps({"stages": dict(t), "wall": time.perf_counter() - start, "pages": t.pages,
+print(json.dumps({"stages": dict(t), "cpu": t.cpu, "wall": time.perf_counter() - start, "pages": t.pages,
                   "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -167,6 +167,13 @@ def duckdb_floor(data: Path) -> float:
     return time.perf_counter() - start
 
 
+def cores_used(cpu: float, wall: float, cores: int) -> str:
+    """What the full build's CPU seconds say: how many cores its stages kept busy, and the wall
+    time its work would take with every core busy throughout (less only with less work)."""
+    return (f"CPU: the stages took {cpu:.1f} CPU seconds in {wall:.1f} s, {cpu / wall:.2f} of {cores} cores busy; "
+            f"the same work on {cores} cores kept busy throughout would take {cpu / cores:.1f} s")
+
+
 def drift(before: float, after: float, tolerance: float = 0.15, slack: float = 0.05) -> str:
     """The DuckDB floor before and after the full build, and whether the machine's speed held: a
     change of more than `tolerance`, and more than `slack` seconds (a floor of 0.05 s at x1 moves
@@ -226,13 +233,16 @@ def scale_bench(scale: int) -> None:
         oldest = _build(data, root)
         floor_hugo = hugo_floor(full["pages"], root)
         heaviest = page_bench(root / "public")
-    print(f"{'stage':<10}{'full s':>9}{'rows/s':>12}{'no change s':>13}{'1 file added s':>16}")
+    print(f"{'stage':<10}{'full s':>9}{'CPU s':>8}{'rows/s':>12}{'no change s':>13}{'1 file added s':>16}")
     for s in STAGES:
         if s in full["stages"]:
             a = full["stages"][s]
-            print(f"{s:<10}{a:>9.2f}{rows / a if a else 0:>12,.0f}{again['stages'].get(s, 0):>13.2f}"
-                  f"{added['stages'].get(s, 0):>16.2f}")
-    print(f"{'wall':<10}{full['wall']:>9.2f}{rows / full['wall']:>12,.0f}{again['wall']:>13.2f}{added['wall']:>16.2f}")
+            print(f"{s:<10}{a:>9.2f}{full['cpu'][s]:>8.2f}{rows / a if a else 0:>12,.0f}"
+                  f"{again['stages'].get(s, 0):>13.2f}{added['stages'].get(s, 0):>16.2f}")
+    cpu = sum(full["cpu"].values())
+    print(f"{'wall':<10}{full['wall']:>9.2f}{cpu:>8.2f}{rows / full['wall']:>12,.0f}{again['wall']:>13.2f}"
+          f"{added['wall']:>16.2f}")
+    print(cores_used(cpu, sum(full["stages"].values()), os.cpu_count() or 1))
     # A fork's ru_maxrss counts the pages it shares with its parent, so the whole build's figure is
     # the peak of the PSS of its process tree (the build, its forked workers, Hugo), sampled.
     print(f"pages {full['pages']}, output {full['bytes'] / 1e6:.1f} MB, peak memory: the whole build "
