@@ -81,6 +81,12 @@ def test_the_valid_folder_has_no_problems(tmp_path):
       "campaigns/2026-02-30-test/results.csv": FILES[RESULTS]},
      "data/campaigns/2026-02-30-test:1:1: error: campaign folder name '2026-02-30-test' starts with 2026-02-30, "
      "not a calendar date (rename the folder to the campaign's date, YYYY-MM-DD, then its name)"),
+    # a ladder's series "scan range 100" is scan at range 100: two series would have one name
+    ("a microbenchmark named as a series", {"microbenchmarks.csv": FILES["microbenchmarks.csv"]
+                                            + "scan range 100,range,krows/s,a scan,src\n"},
+     "data/microbenchmarks.csv:5:1: error: microbenchmark 'scan range 100' would read as 'scan' at range 100: "
+     "a ladder's series and a known regression name a range that way (rename it without the trailing "
+     "' range N'; a range belongs in results.csv's range column)"),
 ])
 def test_one_defect_one_problem(tmp_path, name, changes, expected):
     assert problems_for(tmp_path, changes) == [expected]

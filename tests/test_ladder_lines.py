@@ -3,7 +3,12 @@
 search made them itself, value for value, in the same order. The SQL is kept here as the oracle."""
 from __future__ import annotations
 
+import math
+import random
+import struct
+
 import duckdb
+import pyarrow as pa
 
 from papercuts.derive.ladders import build_ladders
 
@@ -54,12 +59,18 @@ ORDER BY campaign, server, dbms, engine, family, threads, b, config, microbenchm
 """
 
 
-def lines_and_oracle(extra: str = "") -> tuple[list, list]:
-    con = duckdb.connect()
+def bits(rows: list[tuple]) -> list[tuple]:
+    """Rows with each float as its 8 bytes: NaN equals NaN, and -0.0 is not 0.0."""
+    return [tuple(struct.pack("<d", x) if isinstance(x, float) else x for x in r) for r in rows]
+
+
+def lines_and_oracle(extra: str = "", ladders: int | None = 6, con=None) -> tuple[list, list]:
+    con = con or duckdb.connect()
     con.execute(VALUES + extra)
-    assert build_ladders(con, 1) == 6
-    return (con.execute("SELECT * FROM ladder_lines ORDER BY rowid").fetchall(),
-            con.execute(ORACLE).fetchall())
+    built = build_ladders(con, 1)
+    assert ladders is None or built == ladders
+    return (bits(con.execute("SELECT * FROM ladder_lines ORDER BY rowid").fetchall()),
+            bits(con.execute(ORACLE).fetchall()))
 
 
 def test_a_ladders_lines_are_those_sql_made_of_its_values():
@@ -93,7 +104,75 @@ def test_a_ladder_with_two_values_in_a_cell_has_the_lines_a_join_of_its_rows_giv
     assert [r[8] for r in point if r[3] == 1] == [r[8] + 2 for r in alone if r[3] == 1]
 
 
+def test_values_at_the_ends_of_the_doubles_give_the_lines_sql_gave():
+    """inf / inf is NaN, counted and sorted last as DuckDB sorts it; an even count's median is
+    DuckDB's fma(lo, 0.5, hi * 0.5), not (lo + hi) / 2, where lo + hi overflows or a half is
+    subnormal; exp of a drift past 709.78 is inf, not an error."""
+    ends = """
+    CREATE TABLE raw (m VARCHAR, grp VARCHAR, b INTEGER, value DOUBLE);
+    INSERT INTO raw SELECT 'p' || m, 'point', b, 100 + m FROM range(3) t(m), range(4) u(b);
+    INSERT INTO raw VALUES ('r1', 'range', 0, 'inf'), ('r1', 'range', 1, 5), ('r1', 'range', 2, 'inf'),
+        ('w1', 'write', 0, 1e-300), ('w1', 'write', 1, 1e8), ('w2', 'write', 0, 1e-300), ('w2', 'write', 1, 1.7e8),
+        ('w3', 'write', 0, 1e300), ('w3', 'write', 2, 5e-24), ('w4', 'write', 0, 1e300), ('w4', 'write', 2, 1e-23);
+    CREATE TABLE huge (m VARCHAR, b INTEGER, value DOUBLE);  -- a drift of ln(1e310): exp overflows
+    INSERT INTO huge SELECT 'h' || m, b, [1e-300, 1e-300, 1e10][b + 1] * (1 + m / 10) FROM range(3) t(m), range(3) u(b);
+    DROP TABLE ladder_values;
+    CREATE TABLE ladder_values AS
+    SELECT 'c' AS campaign, 's' AS server, 'mysql' AS dbms, 'innodb' AS engine, 'f' AS family, 1 AS threads,
+           'b' || b AS build, 'z1a_f' AS config, '8.0.' || b AS version, m AS microbenchmark,
+           NULL::INTEGER AS "range", grp AS "group", value, 1 AS repetitions, NULL::DOUBLE AS log_var
+    FROM (SELECT * FROM raw UNION ALL SELECT m, 'point', b, value FROM huge WHERE false) ORDER BY b, m;
+    INSERT INTO ladder_values
+    SELECT 'd', 's', 'mysql', 'innodb', 'f', 1, 'b' || b, 'z1a_f', '8.0.' || b, m, NULL, 'point', value, 1, NULL
+    FROM huge ORDER BY b, m;
+    """
+    made, oracle = lines_and_oracle(ends, 2)
+    assert made == oracle
+    values = {(r[0], r[3], r[6]): struct.unpack("<d", r[7])[0] for r in made}
+    assert math.isnan(values[("c", 0, "median: range")]) and values[("c", 1, "median: write")] == 1.35e308
+    # ratios of one and two of the least subnormal: lo * 0.5 + hi * 0.5 rounds lo's half away
+    assert values[("c", 2, "median: write")] == 1e-323 and values[("d", 2, "drift: all")] == math.inf
+
+
+def test_random_ladders_have_the_lines_sql_makes_of_them():
+    """SYNTHETIC, seeded: ladders of 3-6 builds and one or two configs, microbenchmarks with and
+    without ranges in four groups, values missing at random (at the first build too), some cells
+    with two or three values, values across 18 orders of magnitude, ties."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        rows = []
+        for campaign in ("c0", "c.1"):
+            for threads in rng.sample([1, 4, 16, 32], 2):
+                names = rng.sample(["a", "b", "cc", "d-x", "é", "Z", "q"], rng.randint(2, 7))
+                group = {n: rng.choice(["point", "range", "write", "other"]) for n in names}
+                tests = [(n, r) for n in names for r in rng.sample([None, 10, 100], rng.randint(1, 2))]
+                missing = rng.choice([0.0, 0.1, 0.3])
+                for b in range(rng.randint(3, 6)):
+                    for config in rng.sample(["z1a_f", "z1b_f"], rng.randint(1, 2)):
+                        for name, rg in tests:
+                            if rng.random() < missing:
+                                continue
+                            for _ in range(rng.choice([1] * 10 + [2, 3])):
+                                value = rng.choice([1.0, 2.0]) if rng.random() < 0.2 else math.exp(rng.uniform(-20, 20))
+                                rows.append((campaign, "s", "mysql", "innodb", "f", threads, f"b{b}", config,
+                                             f"8.0.{b}", name, rg, group[name], value, 1, None))
+        names = ["campaign", "server", "dbms", "engine", "family", "threads", "build", "config", "version",
+                 "microbenchmark", "range", "group", "value", "repetitions", "log_var"]
+        con = duckdb.connect()
+        con.register("incoming", pa.table({k: [r[i] for r in rows] for i, k in enumerate(names)}))
+        given = """
+        DROP TABLE ladder_values;
+        CREATE TABLE ladder_values AS
+        SELECT i.* REPLACE ("range"::INTEGER AS "range", log_var::DOUBLE AS log_var),
+               [8, 0, substr(build, 2)::INTEGER] AS version_key
+        FROM incoming i
+        ORDER BY campaign, server, dbms, engine, family, threads, version_key, config, microbenchmark, "range";
+        """
+        made, oracle = lines_and_oracle(given, None, con)
+        assert made == oracle, seed
+
+
 def test_the_shipped_sites_ladder_lines_are_those_sql_makes(site):
     con = duckdb.connect(str(site.db), read_only=True)
     made = con.execute("SELECT * FROM ladder_lines ORDER BY rowid").fetchall()
-    assert len(made) > 1000 and made == con.execute(ORACLE).fetchall()
+    assert len(made) > 1000 and bits(made) == bits(con.execute(ORACLE).fetchall())

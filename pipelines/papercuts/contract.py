@@ -4,11 +4,15 @@ data/README.md documents the same contract for people; tests/test_docs.py keeps 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_+-]{0,79}"
 GROUPS = ("point", "range", "write", "other")
+# A series of a version ladder, and of a known regression, is named "<microbenchmark> range <range>"
+# (derive/ladders.py series_name); so a microbenchmark's own name must not end that way.
+SERIES_RANGE = re.compile(r" range -?\d+$")
 GROUPS4 = ("point", "range-noagg", "range-agg", "write")
 STATUSES = ("open", "explained", "fixed")
 

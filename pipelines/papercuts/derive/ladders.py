@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import defaultdict
+from fractions import Fraction
 
 import duckdb
 import numpy as np
@@ -236,34 +237,61 @@ def _search(t: pa.Table) -> tuple[dict, dict, dict, dict]:
     return ladders, positions, changes, lines
 
 
-def _lines(variants: list[tuple], ratios: dict[str, np.ndarray], drift: list[float], complete: int) -> list[tuple]:
+def _lines(variants: list[tuple], ratios: dict[str, tuple[np.ndarray, np.ndarray]], drift: list[float],
+           complete: int) -> list[tuple]:
     """A ladder's lines (ladder_lines, but its campaign, server and id), by series, then position:
     at each build, the median of each group's rQPS against the first build (`ratios`: group ->
-    series x builds, NaN where a series was not measured at both), as DuckDB's median (the mean of
-    the middle two of an even count), and how many it is of; and the drift shared by every
-    series, exp(drift) (math.exp: the C library's, as DuckDB's), over the complete series."""
+    its ratios, series x builds, and how many of each build's are measured, the others NaN), as
+    DuckDB's median, and how many it is of; and the drift shared by every series, exp(drift), over
+    the complete series."""
     names = [f"{b}.{c}" for b, c, _ in variants]
-    rows = [(i, names[i], v, "drift: all", math.exp(drift[i]), complete) for i, (_, _, v) in enumerate(variants)]
-    for series, at in sorted((f"median: {g}", r) for g, r in ratios.items()):
-        at = np.sort(at, axis=0)  # NaN last
-        n = (~np.isnan(at)).sum(axis=0)
+    rows = [(i, names[i], v, "drift: all", _exp(drift[i]), complete) for i, (_, _, v) in enumerate(variants)]
+    for series, (at, n) in sorted((f"median: {g}", r) for g, r in ratios.items()):
+        # NaN last, as DuckDB sorts it: a ratio that is NaN (inf / inf) among the n measured, then
+        # the cells not measured
+        at = np.sort(at, axis=0)
         builds = np.arange(at.shape[1])
         lo, hi = at[np.maximum(n - 1, 0) // 2, builds], at[n // 2, builds]
-        median = np.where(n % 2 == 1, lo, (lo + hi) / 2)
+        median = np.where(n % 2 == 1, lo, _midpoint(lo, hi))
         rows += [(i, names[i], variants[i][2], series, m, k)
                  for i, m, k in zip(builds.tolist(), median.tolist(), n.tolist(), strict=True) if k]
     return rows
 
 
-def _ratios(matrix: np.ndarray, group_of: list[str]) -> dict[str, np.ndarray]:
+def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """DuckDB 2.0's median of an even count, from the middle two: lo * 0.5 + hi * 0.5 as one fused
+    multiply-add, fma(lo, 0.5, hi * 0.5), which (lo + hi) / 2 is not where lo + hi overflows, nor
+    lo * 0.5 + hi * 0.5 where lo * 0.5 loses a bit (lo below 2^-1021): there, made exactly."""
+    mid = lo * 0.5 + hi * 0.5
+    for i in np.flatnonzero((lo != 0) & (np.abs(lo) < 2.0 ** -1021) & np.isfinite(hi)).tolist():
+        mid[i] = float(Fraction(float(lo[i])) / 2 + Fraction(float(hi[i] * 0.5)))
+    return mid
+
+
+def _exp(x: float) -> float:
+    """exp as DuckDB's (the C library's, as math.exp), inf where it overflows, not an error."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _ratios(matrix: np.ndarray, group_of: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """group -> its series' values / their value at the first build (series x builds), NaN where
-    either is missing: a matrix of one value a cell."""
-    ratio = matrix / matrix[:, :1]
-    return {g: ratio[[k for k, h in enumerate(group_of) if h == g]] for g in dict.fromkeys(group_of)}
+    either is missing, and how many are measured at each build: a matrix of one value a cell,
+    NaN where a value is missing (a value is never NaN)."""
+    measured = ~np.isnan(matrix) & ~np.isnan(matrix[:, :1])
+    with np.errstate(all="ignore"):  # inf / inf is NaN, as in DuckDB
+        ratio = matrix / matrix[:, :1]
+    out = {}
+    for g in dict.fromkeys(group_of):
+        rows = [k for k, h in enumerate(group_of) if h == g]
+        out[g] = (ratio[rows], measured[rows].sum(axis=0))
+    return out
 
 
 def _ratios_of_rows(spos: np.ndarray, vpos: np.ndarray, value: np.ndarray,
-                    group_of: list[str]) -> dict[str, np.ndarray]:
+                    group_of: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """As _ratios, for a ladder with more than one value in a cell (published ratios against two
     bases give a build two values of one microbenchmark): every value against every value of its
     series at the first build, as a join of the rows would, in as many rows as a build needs."""
@@ -273,11 +301,13 @@ def _ratios_of_rows(spos: np.ndarray, vpos: np.ndarray, value: np.ndarray,
             firsts[k].append(v)
     width = int(vpos.max()) + 1
     found: dict[str, list[list[float]]] = {g: [[] for _ in range(width)] for g in dict.fromkeys(group_of)}
-    for k, p, v in zip(spos.tolist(), vpos.tolist(), value.tolist(), strict=True):
-        found[group_of[k]][p] += [v / f for f in firsts[k]]
+    with np.errstate(all="ignore"):
+        for k, p, v in zip(spos.tolist(), vpos.tolist(), value.tolist(), strict=True):
+            found[group_of[k]][p] += (np.float64(v) / np.array(firsts[k], dtype=float)).tolist()
     out = {}
     for g, builds in found.items():
-        out[g] = np.full((max(1, *map(len, builds)), width), np.nan)
+        at = np.full((max(1, *map(len, builds)), width), np.nan)
         for p, r in enumerate(builds):
-            out[g][:len(r), p] = r
+            at[:len(r), p] = r
+        out[g] = (at, np.array([len(r) for r in builds]))
     return out

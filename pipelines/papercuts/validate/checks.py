@@ -1,13 +1,12 @@
 """Stage 1b: domain checks across files: ids that exist, copies across campaigns, bases, consistency."""
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from itertools import groupby, repeat
 
 import numpy as np
 
-from ..contract import CAMPAIGN_TABLES, CATALOGS, Table
+from ..contract import CAMPAIGN_TABLES, CATALOGS, SERIES_RANGE, Table
 from ..problems import Problems
 from .duplicates import at
 from .load import Dataset
@@ -30,6 +29,11 @@ def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
             else:
                 first[key] = row
         known[t.name] = set(first) | ds.broken.get(t.name, set())
+    for row in ds.rows["microbenchmarks"]:
+        if m := SERIES_RANGE.search(row["name"] or ""):
+            at(problems, row, "name", f"microbenchmark '{row['name']}' would read as '{row['name'][:m.start()]}' "
+               f"at{m.group()}: a ladder's series and a known regression name a range that way",
+               "rename it without the trailing ' range N'; a range belongs in results.csv's range column")
     alias_of: dict[str, str] = {}
     for row in ds.rows["servers"]:
         for alias in row["aliases"] or []:
@@ -82,7 +86,7 @@ def check_known(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> 
                 problems.error(k["_file"], *value_at(k, key), f"unknown {table[:-1]} '{k[key]}'",
                                did_you_mean(k[key], known[table]) or f"add it to data/{table}.csv")
         for name in k.get("microbenchmarks") or []:  # a name, or one series: "random-points range 1000"
-            if re.sub(r" range \d+$", "", name) not in known["microbenchmarks"]:
+            if SERIES_RANGE.sub("", name) not in known["microbenchmarks"]:
                 problems.error(k["_file"], *value_at(k, "microbenchmarks"),
                                f"unknown microbenchmark '{name}'",
                                did_you_mean(name, known["microbenchmarks"]) or "use a name from microbenchmarks.csv")
