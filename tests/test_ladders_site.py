@@ -1,6 +1,8 @@
 """Ladder pages and the regressions index, built from the shipped data and read in Chromium."""
 from __future__ import annotations
 
+import re
+
 import duckdb
 import pytest
 
@@ -49,6 +51,48 @@ def test_the_regressions_index_lists_every_change_and_filters_by_dbms(page, serv
     first = page.locator("table.changes tbody tr:not([hidden]) a").first
     first.click()
     assert page.url.startswith(server + "/ladders/") and "-postgres-" in page.url
+
+
+def test_the_regressions_index_links_every_change_as_csv_in_its_order(site):
+    """changes.csv beside the index: every change (the page shows the largest SHOWN_CHANGES), largest
+    first, each with its ladder's page; the table's rows are its first rows."""
+    import csv
+    import math
+
+    con = duckdb.connect(str(site.db), read_only=True)
+    total = con.execute("SELECT count(*) FROM change_points WHERE kind IN ('series', 'median')").fetchone()[0]
+    html = (site.public / "regressions" / "index.html").read_text()
+    assert 'Every change as <a href="/regressions/changes.csv" download>CSV</a>' in html
+    records = list(csv.DictReader((site.public / "regressions" / "changes.csv").open()))
+    assert len(records) == total > 1000
+    sizes = [abs(math.log1p(float(r["change"]))) for r in records]
+    assert sizes == sorted(sizes, reverse=True)
+    assert all((site.public / r["ladder"].strip("/") / "index.html").is_file() for r in records)
+    shown = re.findall(r'<tr id="[^"]+" class="(\w+)"[^>]*><td class="num">[^<]*</td><td><a href="([^"]+)">', html)
+    assert shown == [(r["direction"], r["ladder"]) for r in records]
+
+
+@pytest.mark.parametrize("limit", [100])
+def test_a_regressions_index_of_more_changes_than_it_shows_says_so_and_links_them_all(tmp_path, monkeypatch, limit):
+    """SHOWN_CHANGES, made small: the page shows the largest, says how many of how many, and links
+    the CSV of them all; its filters offer the values of the rows it shows."""
+    import csv
+
+    from papercuts.build import build
+    from papercuts.render import ladder_pages
+
+    monkeypatch.setattr(ladder_pages, "SHOWN_CHANGES", limit)
+    monkeypatch.setenv("PAPERCUTS_IMAGES", "0")
+    paths = Paths.make(build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    html = (paths.public / "regressions" / "index.html").read_text()
+    records = list(csv.DictReader((paths.public / "regressions" / "changes.csv").open()))
+    assert html.count('<tr id="change-') == limit < len(records)
+    assert f"The {limit} largest of {len(records):,} changes are" in " ".join(html.split())
+    assert '<a href="/regressions/changes.csv" download>changes.csv</a>' in html
+    offered = set(re.findall(r'<select data-filter="server">(.*?)</select>', html, re.S)[0].split("<option"))
+    servers = {r["server"] for r in records[:limit]}
+    assert {o.split(">")[1].split("<")[0] for o in offered if 'value="' in o} - {"all"} == servers
 
 
 def test_server_and_campaign_pages_link_their_ladders(site):

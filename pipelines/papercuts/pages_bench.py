@@ -35,7 +35,7 @@ def _gzip_size(path: Path) -> int:
 def fetched(public: Path, html: Path) -> list[Path]:
     """The files a browser with JavaScript fetches to show the page."""
     text = html.read_text()
-    files = [html, *(public / u.lstrip("/") for u in _ASSET.findall(text))]
+    files = _page_files(public, html)
     for url in _SPEC.findall(text):
         spec = public / url.lstrip("/")
         files.append(spec)
@@ -45,17 +45,26 @@ def fetched(public: Path, html: Path) -> list[Path]:
     return [f for f in files if f.is_file()]
 
 
-def heaviest(public: Path) -> tuple[str, int, int]:
-    """(the page's URL, gzip bytes fetched, charts) of the page that fetches the most."""
+def heaviest(public: Path, charts: bool = True) -> tuple[str, int, int]:
+    """(the page's URL, gzip bytes fetched, charts) of the page that fetches the most; without
+    `charts`, counting its HTML, scripts and style sheet only: what any page fetches on arrival, a
+    page without charts (the regressions index) included."""
     best = ("", 0, 0)
     for html in sorted(public.rglob("index.html")):
         if "/embed/" in html.as_posix():
             continue  # one chart each; its page is heavier
-        size = sum(_gzip_size(f) for f in fetched(public, html))
+        files = fetched(public, html) if charts else _page_files(public, html)
+        size = sum(_gzip_size(f) for f in files)
         if size > best[1]:
             folder = html.parent.relative_to(public).as_posix()
             best = ("/" if folder == "." else f"/{folder}/", size, len(_SPEC.findall(html.read_text())))
     return best
+
+
+def _page_files(public: Path, html: Path) -> list[Path]:
+    """A page's HTML, scripts and style sheet: what it fetches before any chart's data."""
+    files = [html, *(public / u.lstrip("/") for u in _ASSET.findall(html.read_text()))]
+    return [f for f in files if f.is_file()]
 
 
 def _drawn(page) -> list[float]:
@@ -112,6 +121,7 @@ def load(public: Path, url: str) -> dict:
 def page_bench(public: Path) -> str:
     """Three lines for the bench's report."""
     url, _, charts = heaviest(public)
+    largest, size, _ = heaviest(public, charts=False)
     m = load(public, url)
     drawn = (f"those drawn {m['seconds']:.2f} s after navigation" if m["charts"] else
              "none to draw until the reader scrolls")
@@ -119,4 +129,6 @@ def page_bench(public: Path) -> str:
     return (f"heaviest page {url} ({charts} charts), median of {LOADS} cold loads in Chromium at 1366 x 900:\n"
             f"  on arrival: {m['bytes'] / 1024:.0f} KB gzip fetched (HTML, scripts with the Vega bundle, the specs "
             f"and CSVs of the {m['charts']:.0f} charts within a screen), {drawn} (goals at x100: 350 KB, 1.5 s)\n"
-            f"  scrolled through: {m['all_bytes'] / 1024:.0f} KB gzip, {m['all_charts']:.0f} charts drawn{failed}")
+            f"  scrolled through: {m['all_bytes'] / 1024:.0f} KB gzip, {m['all_charts']:.0f} charts drawn{failed}\n"
+            f"largest page before any chart's data: {largest} ({size / 1024:.0f} KB gzip: its HTML, scripts and "
+            "style sheet)")
