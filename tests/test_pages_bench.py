@@ -11,6 +11,7 @@ from papercuts.pages_bench import heaviest
 
 
 def test_the_heaviest_page_with_chart_data_and_before_it_can_be_two_pages(tmp_path):
+    """A data file two charts share counts once, as a browser fetches it."""
     rnd = random.Random(1)
 
     def noise(n: int) -> str:  # text gzip shrinks by half at most
@@ -23,13 +24,16 @@ def test_the_heaviest_page_with_chart_data_and_before_it_can_be_two_pages(tmp_pa
     script = '<script src="/js/charts.js"></script>'
     chart = tmp_path / "charts"
     chart.mkdir()
-    (chart / "index.html").write_text(f'<html>{script}<div data-spec-url="/charts/a.vl.json"></div></html>')
-    (chart / "a.vl.json").write_text(json.dumps({"data": {"url": "a.csv"}}))
+    (chart / "index.html").write_text(f'<html>{script}<div data-spec-url="/charts/a.vl.json"></div>'
+                                      '<div data-spec-url="/charts/b.vl.json"></div></html>')
+    for name in ("a", "b"):  # two charts of one data file, which a browser fetches once
+        (chart / f"{name}.vl.json").write_text(json.dumps({"title": name, "data": {"url": "a.csv"}}))
     (chart / "a.csv").write_text(noise(60_000))
     table = tmp_path / "regressions"
     table.mkdir()
     (table / "index.html").write_text(f"<html>{script}<table>{noise(30_000)}</table></html>")
     js = tmp_path / "js" / "charts.js"
-    assert heaviest(tmp_path) == ("/charts/", gz(chart / "index.html", js, chart / "a.vl.json", chart / "a.csv"), 1)
+    assert heaviest(tmp_path) == ("/charts/", gz(chart / "index.html", js, chart / "a.vl.json", chart / "b.vl.json",
+                                                 chart / "a.csv"), 2)
     # before any chart's data: the table's page, its HTML and script
     assert heaviest(tmp_path, charts=False) == ("/regressions/", gz(table / "index.html", js), 0)
