@@ -73,12 +73,15 @@ def test_the_regressions_index_links_every_change_as_csv_in_its_order(site):
 
 
 @pytest.mark.parametrize("limit", [100])
-def test_a_regressions_index_of_more_changes_than_it_shows_says_so_and_links_them_all(tmp_path, monkeypatch, limit):
+def test_a_regressions_index_of_more_changes_than_it_shows_says_so_and_links_them_all(tmp_path, monkeypatch, limit,
+                                                                                      page):
     """SHOWN_CHANGES, made small: the page shows the largest, says how many of how many, and links
-    the CSV of them all; its filters offer the values of the rows it shows."""
+    the CSV of them all; its filters offer the values of the rows it shows, and count among them."""
     import csv
+    import threading
 
     from papercuts.build import build
+    from papercuts.publish.serve import make_server
     from papercuts.render import ladder_pages
 
     monkeypatch.setattr(ladder_pages, "SHOWN_CHANGES", limit)
@@ -93,6 +96,17 @@ def test_a_regressions_index_of_more_changes_than_it_shows_says_so_and_links_the
     offered = set(re.findall(r'<select data-filter="server">(.*?)</select>', html, re.S)[0].split("<option"))
     servers = {r["server"] for r in records[:limit]}
     assert {o.split(">")[1].split("<")[0] for o in offered if 'value="' in o} - {"all"} == servers
+    httpd = make_server(paths.public)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        assert open_page(page, f"http://127.0.0.1:{httpd.server_address[1]}/regressions/") == []
+        assert page.locator("output.shown").text_content() == f"{limit} of the {limit} largest changes"
+        server = records[0]["server"]
+        page.select_option('select[data-filter="server"]', server)
+        mine = sum(1 for r in records[:limit] if r["server"] == server)
+        assert page.locator("output.shown").text_content() == f"{mine} of the {limit} largest changes"
+    finally:
+        httpd.shutdown()
 
 
 def test_server_and_campaign_pages_link_their_ladders(site):

@@ -10,6 +10,9 @@
   var selects = form.querySelectorAll("select[data-filter]");
   var rows = document.querySelectorAll("table.changes tbody tr");
   var shown = form.querySelector("output.shown");
+  // The table may show the largest of more changes (data-total): the count says of which.
+  var of = Number(form.dataset.total) > rows.length ? " of the " + rows.length + " largest changes"
+    : " of " + rows.length + " changes";
 
   function apply() {
     var count = 0;
@@ -21,7 +24,7 @@
       count += keep ? 1 : 0;
     });
     if (shown) {
-      shown.textContent = count + " of " + rows.length + " changes";
+      shown.textContent = count + of;
     }
   }
 
