@@ -8,6 +8,7 @@ different sites share nothing.
 from __future__ import annotations
 
 import fcntl
+import os
 import re
 import resource
 import time
@@ -86,7 +87,8 @@ class Timings(dict):
         if not self:
             return "nothing changed: the last build's site is kept"
         total = sum(self.values())
-        return "  ".join(f"{s} {self[s]:.2f} s" for s in STAGES if s in self) + f"  total {total:.2f} s"
+        return ("  ".join(f"{s} {self[s]:.2f} s" for s in STAGES if s in self) + f"  total {total:.2f} s, "
+                f"{sum(self.cpu.values()):.1f} CPU s on {os.cpu_count() or 1} cores")
 
 
 def cpu_seconds() -> float:
