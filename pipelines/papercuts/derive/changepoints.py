@@ -180,8 +180,8 @@ def _relative(values: np.ndarray, index: int, changes: list[int]) -> float:
 
 
 def _mean(xs: np.ndarray) -> np.float64:
-    """xs.mean() to the last bit (the same sum, divided by the count) without its checks: 20,000
-    calls at x100, 0.1 s."""
+    """xs.mean() to the last bit (the same sum, divided by the count) without its checks (x100,
+    under cProfile: 27,000 calls of .mean() took 0.15 s)."""
     return np.add.reduce(xs) / xs.size
 
 

@@ -87,8 +87,8 @@ def _series_keys(table: pa.Table) -> np.ndarray:
 
 def _numbered(keys: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """Each row's series, numbered as its key ranks among the ladder's, and each series' first row:
-    np.unique's inverse and index, without its sort, as the keys are numbers below `width` (x100:
-    0.2 s of the search's 1.4 s)."""
+    np.unique's inverse and index, without its sort, as the keys are numbers below `width` (x100,
+    under cProfile: np.unique's 593 calls took 0.23 s of the search's 1.7 s)."""
     present = np.zeros(width, dtype=bool)
     present[keys] = True
     spos = (np.cumsum(present) - 1)[keys]
@@ -196,7 +196,8 @@ def _search(t: pa.Table) -> tuple[dict, dict, dict, dict]:
         spos, first_of = _numbered(series_keys[s:e], width)  # the ladder's series, and each one's first row
         matrix = np.full((int(spos.max()) + 1, len(variants)), np.nan)
         matrix[spos, vpos] = value[s:e]
-        whole = (~np.isnan(matrix)).all(axis=1) & (np.nan_to_num(matrix) > 0).all(axis=1)
+        present = ~np.isnan(matrix)
+        whole = present.all(axis=1) & (np.nan_to_num(matrix) > 0).all(axis=1)
         tests, groups = {}, {}
         for test, rng, group in zip(*(_pick(t, k, s + first_of) for k in ("microbenchmark", "range", "group")),
                                     strict=True):
@@ -219,7 +220,7 @@ def _search(t: pa.Table) -> tuple[dict, dict, dict, dict]:
         ladders[campaign].append((lid, *key, len(variants), len(complete), len(names) - len(complete), sigma, reps))
         positions[campaign] += [(lid, i, b, c, v, drift[i]) for i, (b, c, v) in enumerate(variants)]
         group_of = [groups[n] for n in names]
-        ratios = (_ratios(matrix, group_of) if (~np.isnan(matrix)).sum() == e - s else  # one value a cell
+        ratios = (_ratios(matrix, group_of) if present.sum() == e - s else  # one value a cell
                   _ratios_of_rows(spos, vpos, value[s:e], group_of))
         lines[campaign] += [(campaign, server, lid, *line) for line in _lines(variants, ratios, drift, len(complete))]
         for ch in found:

@@ -29,11 +29,6 @@ def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
             else:
                 first[key] = row
         known[t.name] = set(first) | ds.broken.get(t.name, set())
-    for row in ds.rows["microbenchmarks"]:
-        if m := SERIES_RANGE.search(row["name"] or ""):
-            at(problems, row, "name", f"microbenchmark '{row['name']}' would read as '{row['name'][:m.start()]}' "
-               f"at{m.group()}: a ladder's series and a known regression name a range that way",
-               "rename it without the trailing ' range N'; a range belongs in results.csv's range column")
     alias_of: dict[str, str] = {}
     for row in ds.rows["servers"]:
         for alias in row["aliases"] or []:
@@ -45,6 +40,15 @@ def check_catalog_keys(ds: Dataset, problems: Problems) -> dict[str, set[str]]:
     ds.alias_of = alias_of
     known["servers"] |= set(alias_of)
     return known
+
+
+def check_series_names(ds: Dataset, problems: Problems) -> None:
+    """No microbenchmark is named as another's series at a range ("scan range 100")."""
+    for row in ds.rows["microbenchmarks"]:
+        if m := SERIES_RANGE.search(row["name"] or ""):
+            at(problems, row, "name", f"microbenchmark '{row['name']}' would read as '{row['name'][:m.start()]}' "
+               f"at{m.group()}: a ladder's series and a known regression name a range that way",
+               "rename it without the trailing ' range N'; a range belongs in results.csv's range column")
 
 
 def check_references(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> None:
@@ -281,6 +285,7 @@ def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> Non
     """Cross-file checks. When some rows failed to load, the checks that would report their
     absence (bases) are skipped so that one defect gives one problem."""
     known = check_catalog_keys(ds, problems)
+    check_series_names(ds, problems)
     check_references(ds, known, problems)
     check_raw(ds, known, problems)
     check_copies(ds, problems)
