@@ -188,3 +188,29 @@ def test_known_regressions_are_checked_at_their_line(tmp_path):
     found = sorted((p.path.rsplit("/", 1)[1], p.line, p.message) for p in problems.errors)
     assert found == [("bad-name.toml", 7, "unknown microbenchmark 'update-indx'"),
                      ("bad-types.toml", 6, "status is not valid"), ("bad-types.toml", 7, "bugs is not valid")]
+
+
+def test_a_known_regression_links_an_investigation_page_that_exists_and_bug_links_as_written(tmp_path):
+    """Its investigation is a page's name (never a path out of /investigations/), of a page there;
+    its bug links hold no quote or angle bracket (escaped on the pages, but not an address)."""
+    from datadir import write_data
+    from papercuts.build import validate
+    from papercuts.paths import Paths
+
+    head = ('title = "t"\nsource = "src"\ndbms = "mysql"\nintroduced = "8.0.30"\nexplanation = "e"\n'
+            'status = "open"\n')
+    data = write_data(tmp_path / "data", {
+        "known/gone.toml": head + 'investigation = "no-such-page"\n',
+        "known/here.toml": head + 'investigation = "real-page"\n',
+        "known/path.toml": head + 'investigation = "../../campaigns/x"\n',
+        "known/quote.toml": head + 'bugs = ["https://bugs.example/1\\"onmouseover=\\"x"]\n'})
+    content = tmp_path / "content"
+    (content / "investigations").mkdir(parents=True)
+    (content / "investigations" / "real-page.md").write_text("---\ntitle: A page\n---\nText.\n")
+    _, problems = validate(Paths.make(data=data, content=content))
+    found = sorted((p.path.rsplit("/", 1)[1], p.line, p.column, p.message) for p in problems.errors
+                   if "/known/" in p.path)  # (the page itself, a stub, has problems of its own)
+    assert found == [("gone.toml", 7, 17, "investigation 'no-such-page' is not a page of "
+                      f"{Paths.make(data=data, content=content).rel(content / 'investigations')}/"),
+                     ("path.toml", 7, 17, "investigation is not valid"),
+                     ("quote.toml", 7, 8, "bugs is not valid")]

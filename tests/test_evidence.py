@@ -33,6 +33,8 @@ README = (
 )
 EVIDENCE = {"UPPER.MD": "upper-case markdown\n", "more.markdown": "# not a page\n", "doc.adoc": "= not a page\n",
             "notes.md": "## not a page either\n", "my.cnf.z11a": "[mysqld]\n", "run.sh": "#!/bin/sh\nexit 0\n",
+            # a name real archives hold, which Debian's MIME table (Python's mimetypes) calls XML
+            "sb.o.myvac.es3": "window.ran = 1;\n",
             "README.md": README,
             # 266 KiB: a download, not a page, served gzipped (render/served.py)
             "big.log": "".join(f"line {i:08d} of a long log\n" for i in range(9709))}
@@ -116,17 +118,28 @@ def get(url: str):
         return e.code, dict(e.headers), e.read()
 
 
+def content_type(headers: dict) -> str:
+    """Python's server spells it Content-type, as HTTP allows."""
+    return next(v for k, v in headers.items() if k.lower() == "content-type")
+
+
 def test_raw_files_are_served_sandboxed_as_downloads_and_pages_are_not(site):
     _, url = site
     status, headers, body = get(f"{url}/{CAMPAIGN}/raw/run.sh")
     assert status == 200 and body == EVIDENCE["run.sh"].encode()
     assert "sandbox" in headers["Content-Security-Policy"] and headers["Content-Disposition"] == "attachment"
     assert headers["X-Content-Type-Options"] == "nosniff"
+    # Bytes to download whatever the name, never a type a page could load as a script or a
+    # browser open as a document (as the name would have it: text/x-sh, text/markdown, XML).
+    for name in ("run.sh", "README.md", "sb.o.myvac.es3", "big.log.gz"):
+        status, headers, _ = get(f"{url}/{CAMPAIGN}/raw/{name}")
+        assert status == 200 and content_type(headers) == "application/octet-stream", (name, headers)
     # The same file spelled with percent-escapes gets the same headers.
     _, headers, _ = get(f"{url}/campaigns/2026-01-05-raw/%72aw/run.sh")
     assert "sandbox" in headers["Content-Security-Policy"]
     status, headers, _ = get(f"{url}/{CAMPAIGN}/")
     assert status == 200 and "sandbox" not in headers["Content-Security-Policy"]
+    assert content_type(headers).startswith("text/html")
     assert "Content-Disposition" not in headers
 
 

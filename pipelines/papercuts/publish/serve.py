@@ -47,9 +47,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                       ".csv": "text/csv; charset=utf-8", ".json": "application/json",
                       ".js": "text/javascript", ".svg": "image/svg+xml"}
 
+    def guess_type(self, path) -> str:
+        """The type a rule gives this request's path (as Netlify sends a rule's Content-Type
+        instead of its own), else the file's by its name."""
+        ruled = [v for k, v in headers_for(self.path, self.rules).items() if k.lower() == "content-type"]
+        return ruled[0] if ruled else super().guess_type(path)
+
     def end_headers(self) -> None:
         for name, value in headers_for(self.path, self.rules).items():
-            if name.lower() != "content-type":  # already sent, from extensions_map
+            if name.lower() != "content-type":  # already sent (guess_type)
                 self.send_header(name, value)
         super().end_headers()
 

@@ -19,10 +19,15 @@ from ..problems import Problems
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+=,@-]{0,127}")
 NAME_HINT = "use letters, digits and . _ + = , @ - only, starting with a letter or digit, at most 128 characters"
 # Types a browser opens as a document, a script or a plug-in: refused, whatever the server sends.
+# .es and .ecma are JavaScript in the MIME tables servers use (Debian's /etc/mime.types, which
+# Python's mimetypes reads: text/javascript; mime-db: application/ecmascript): a page of the site
+# loading one as a script ran it under script-src 'self'. Other suffixes those tables call XML
+# are not refused (mytools archives hold sb.o.myvac.es3, "application/vnd.eszigno3+xml"): every
+# file under raw/ is served as application/octet-stream instead (netlify.toml).
 ACTIVE = frozenset({
-    ".htm", ".html", ".xhtml", ".xht", ".shtml", ".shtm", ".mht", ".mhtml", ".hta", ".htc",
+    ".htm", ".html", ".xhtml", ".xhtm", ".xht", ".shtml", ".shtm", ".mht", ".mhtml", ".hta", ".htc",
     ".svg", ".svgz", ".xml", ".xsl", ".xslt", ".rss", ".atom", ".rdf", ".xul",
-    ".js", ".mjs", ".cjs", ".css", ".wasm", ".swf", ".pdf", ".webmanifest", ".appcache",
+    ".js", ".mjs", ".cjs", ".es", ".ecma", ".css", ".wasm", ".swf", ".pdf", ".webmanifest", ".appcache",
     ".php", ".asp", ".aspx", ".jsp", ".cgi",
 })
 

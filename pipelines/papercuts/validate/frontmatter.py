@@ -36,8 +36,16 @@ def check_pages(paths: Paths, ds: Dataset, problems: Problems) -> None:
     sources = {r["id"] for r in ds.rows.get("sources", [])} | ds.broken.get("sources", set())
     servers = {r["id"] for r in ds.rows.get("servers", [])} | ds.broken.get("servers", set())
     campaigns = {c["id"] for c in ds.campaigns}
-    for page in sorted(folder.glob("*.md")):
+    pages = sorted(folder.glob("*.md"))
+    for page in pages:
         _check_page(page, paths.rel(page), sources, servers, campaigns, problems)
+    names = [p.stem for p in pages]
+    for known in ds.rows.get("known", []):  # a known regression links the page it names
+        if known["investigation"] and known["investigation"] not in names:
+            problems.error(known["_file"], *known["_at"]["investigation"],
+                           f"investigation '{known['investigation']}' is not a page of {paths.rel(folder)}/",
+                           (f"name one of {', '.join(names)}, or leave investigation out" if names
+                            else "add that page, or leave investigation out"))
 
 
 def _check_page(page: Path, rel: str, sources: set, servers: set, campaigns: set, problems: Problems) -> None:

@@ -29,7 +29,7 @@ KNOWN_KEYS: dict[str, tuple[str, bool]] = {
     "groups": ("groups", False),
     "servers": ("list", False),
     "bugs": ("urls", False),
-    "investigation": ("text", False),
+    "investigation": ("page", False),
 }
 _HINTS = {
     "status": f"one of {', '.join(STATUSES)}",
@@ -39,7 +39,12 @@ _HINTS = {
     "urls": 'a list of "https://..." links',
     "list": 'a list of names, e.g. ["update-index"]',
     "text": 'a non-empty string, e.g. "..."',
+    "page": 'the name of a page of content/investigations/, without .md, e.g. "innodb-busy-wait-8030"',
 }
+# An investigation page's name, as its file is named: a path segment of the site, never a path.
+PAGE = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
+# A bug link: http(s), then no space, quote, angle bracket or backslash (an address as written).
+_URL = re.compile(r"https?://[^\s\"'<>\\`]+")
 
 
 def _valid(kind: str, value) -> bool:
@@ -48,10 +53,12 @@ def _valid(kind: str, value) -> bool:
         if kind == "groups":
             return ok and all(v in GROUPS[:3] for v in value)
         if kind == "urls":
-            return ok and all(re.fullmatch(r"https?://\S+", v) for v in value)
+            return ok and all(_URL.fullmatch(v) for v in value)
         return ok
     if not isinstance(value, str) or not value.strip():
         return False
+    if kind == "page":
+        return PAGE.fullmatch(value) is not None
     if kind == "status":
         return value in STATUSES
     if kind == "dbms":
