@@ -32,6 +32,25 @@ ACTIVE = frozenset({
 })
 
 
+# A cell of a published CSV or TSV under raw/ that a spreadsheet opening the download would run: it
+# starts (after an opening quote) with = or @, or with + or - and holds a call, a DDE link or a
+# reference (the contract's cells are held to fields.check_formula; these are tools' outputs).
+SHEETS = (".csv", ".tsv")
+_SHEET_FORMULA = re.compile(rb'(?:^|[,\t\n])"?(?:[=@]|[+-][^,\t\n]*?[(|!=@"])')
+
+
+def check_sheet_cells(data: bytes, rel: str, problems: Problems) -> None:
+    """A raw CSV or TSV, published byte for byte: each cell a spreadsheet would run as a formula,
+    at its line and column (one pass of a regular expression: no cell is parsed in Python)."""
+    for m in _SHEET_FORMULA.finditer(data):
+        start = m.start() + (m.group()[:1] in (b",", b"\t", b"\n"))
+        line = data.count(b"\n", 0, start) + 1
+        col = start - (data.rfind(b"\n", 0, start) + 1) + 1
+        first = data[start:start + 2].lstrip(b'"')[:1].decode("ascii")
+        problems.error(rel, line, col, f"a cell starts with '{first}' and a spreadsheet opening this file would "
+                       "run it as a formula", f"remove the formula, or commit the file as {Path(rel).name}.txt")
+
+
 def read_limited(path: Path, rel: str, problems: Problems, limit: int = MAX_FILE_BYTES) -> bytes | None:
     """The file's bytes, or None after saying why not: checked with stat() before reading."""
     if path.is_symlink():

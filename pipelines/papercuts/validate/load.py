@@ -15,7 +15,7 @@ from .campaign_cache import load_campaigns
 from .csvfile import parse_csv
 from .duplicates import check_duplicates
 from .fields import FieldError, check_chars, convert, is_date
-from .files import check_campaign_files, read_limited
+from .files import SHEETS, check_campaign_files, check_sheet_cells, read_limited
 from .known import load_known
 from .raw import load_raw
 from .rowblock import Rows, read_block
@@ -230,6 +230,8 @@ def _record_files(cdir: Path, toml_path: Path, toml: bytes, paths: Paths, ds: Da
         content = contents[f] if f in contents else read_limited(f, paths.rel(f), problems)
         if content is not None:
             contents[f] = content
+            if f.suffix.lower() in SHEETS and f.relative_to(cdir).parts[0] == "raw":
+                check_sheet_cells(content, paths.rel(f), problems)
             evidence.append({"campaign": cdir.name, "name": f.relative_to(cdir).as_posix(), "bytes": content,
                              "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)})
     return contents
