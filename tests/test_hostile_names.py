@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
+import re
 import threading
 
 import pytest
@@ -205,9 +207,25 @@ def test_an_embed_page_shows_contributed_titles_as_text(hostile_site):
     texts = [page.read_text() for page in pages]
     assert len(texts) == 2  # the campaign's heatmap and its throughput lines
     assert "<title>rQPS, 1 thread: &lt;b onmouseover=alert(5)&gt;campaign&lt;/b&gt; {{&lt; chart" in texts[0]
-    for html in texts:
-        assert "<b onmouseover" not in html and "<script>alert" not in html and "javascript:" not in html
-        assert html.count("<script") == 4  # the Vega bundles and charts.js, nothing else
+    for text in texts:
+        assert "<b onmouseover" not in text and "<script>alert" not in text and "javascript:" not in text
+        assert text.count("<script") == 4  # the Vega bundles and charts.js, nothing else
+
+
+def test_a_snippet_a_blog_author_pastes_holds_no_template_syntax(hostile_site):
+    """A blog's own templates run what a pasted snippet holds: Hugo's shortcodes ({{< >}}, {{% %}})
+    and Jekyll's Liquid ({{ }}, {% %}). A contributed title's braces are character references in
+    it, which the reader's browser shows as braces."""
+    paths, _ = hostile_site
+    page = (paths.public / "servers" / "evil" / "index.html").read_text()
+    snippets = [html.unescape(s) for s in re.findall(r'<code class="snippet" data-snippet="[a-z]+">(.*?)</code>', page,
+                                                     re.S)]
+    titled = [s for s in snippets if "campaign&lt;/b&gt;" in s]
+    assert titled and all("&#123;&#123;&lt; chart id=&#34;y&#34; /&gt;&#125;&#125;" in s for s in titled), titled
+    for s in snippets:
+        assert not re.search(r"\{[{%<]|[}%>]\}", s.split("<script>")[0]), s
+        title = html.unescape(re.search(r'(?:title|alt)="([^"]*)"', s)[1])
+        assert "{{< chart" in title or "campaign" not in title  # the reader sees the title as written
 
 
 def test_the_regressions_tables_rows_keep_contributed_text_as_text():
