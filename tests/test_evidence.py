@@ -158,6 +158,8 @@ def test_header_rules_match_like_netlify():
     assert not matches("/*.csv", "/servers/x/a.csv")  # a * inside a segment is a literal on Netlify
     rules = netlify_headers()
     assert "sandbox" in headers_for("/campaigns/c/raw/a%20b?x=1", rules)["Content-Security-Policy"]
+    for spelled in ("/campaigns/c/x/../raw/a.es", "/campaigns/c/./raw/a.es", "/campaigns/c/x%2F..%2Fraw/a.es"):
+        assert headers_for(spelled, rules)["Content-Type"] == "application/octet-stream", spelled
 
 
 @pytest.mark.parametrize("name", ["x\n::warning file=README.md,line=1::INJECTED\ny.txt", "tab\tname.txt",
@@ -383,3 +385,36 @@ def test_a_source_that_is_not_a_regular_file_is_refused_not_waited_on(tmp_path):
     with pytest.raises(shutil.SpecialFileError, match="not a regular file"):
         placer.place(str(tmp_path / "src" / "pipe"), tmp_path / "own" / "pipe")
     assert not (tmp_path / "own" / "pipe").exists()
+
+
+@pytest.mark.parametrize("data, found", [
+    (b'event,count\ncycles,=HYPERLINK("http://x","y")\n', [(2, 8)]),
+    (b'"=1+1",2\n', [(1, 1)]),  # quoted
+    (b'\xef\xbb\xbf=HYPERLINK("x")\n', [(1, 1)]),  # after a BOM, which a spreadsheet drops
+    (b'a;=HYPERLINK(1)\n', [(1, 3)]),  # a separator in some locales
+    (b'x\t@SUM(1)\r\ny,+cmd|\' /C calc\'!A0\r\n', [(1, 3), (2, 3)]),
+    (b'\xc2\xb5s,\xc3\xa9,=1\n', [(1, 6)]),  # columns in characters, not bytes
+    (b'-1,+2,-3.5e4,-nan,+inf\n"-1.5","+3 %"\n', []),  # numbers, quoted or not, are numbers
+    (b"=1\n" * 100_000, [(i, 1) for i in range(1, 11)]),  # the first ten: not 10^5 errors
+])
+def test_a_raw_csv_cell_a_spreadsheet_would_run_is_refused_where_it_is(data, found):
+    from papercuts.problems import Problems
+    from papercuts.validate.files import check_sheet_cells
+    problems = Problems()
+    check_sheet_cells(data, "raw/c.csv", problems)
+    assert [(p.line, p.column) for p in problems.items] == found
+    assert all("would run it as a formula" in p.message for p in problems.items)
+
+
+def test_a_readme_may_start_with_a_bom_and_join_an_emoji_but_a_name_may_hold_nothing_invisible(tmp_path):
+    """A README is shown as text: an editor's byte-order mark and an emoji's zero-width joiner are
+    text there. A cell is not: a variation selector in a name would make a second one that reads
+    as the first."""
+    data = raw_campaign(tmp_path)
+    (data / CAMPAIGN / "raw" / "README.md").write_bytes("\ufeff# The run\n\nBy \U0001f469\u200d\U0001f4bb.\n".encode())
+    assert messages(data) == []
+    with open(data / "microbenchmarks.csv", "a") as f:
+        f.write("point\ufe0f-query,point,queries/s,a look-alike,src\n")
+    assert [m.split("/data/", 1)[1] for m in messages(data)] == [
+        "microbenchmarks.csv: name contains U+FE0F, a control, invisible, line-separator or "
+        "bidirectional-override character"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import posixpath
 import tomllib
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -32,7 +33,8 @@ def matches(pattern: str, url_path: str) -> bool:
 def headers_for(url_path: str, rules) -> dict[str, str]:
     """The headers of every matching rule; a header set by several rules gets their values joined
     with ', ' (so two Content-Security-Policy values are both enforced)."""
-    path = unquote(urlsplit(url_path).path)  # match what is served, not how it was spelled
+    # match what is served, not how it was spelled: /c/x/../raw/ and /c/x%2F..%2Fraw/ are /c/raw/
+    path = posixpath.normpath(unquote(urlsplit(url_path).path))
     out: dict[str, str] = {}
     for pattern, values in rules:
         if matches(pattern, path):

@@ -12,13 +12,18 @@ _ID = re.compile(ID_PATTERN)
 _INT = re.compile(r"[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _SETTING = re.compile(r"[A-Za-z0-9_.-]+=[^;=]*")
-# Control characters, the Unicode line separators that end a JavaScript/Vega expression line, the
-# bidirectional overrides and isolates that make text read differently from what it is, and the
-# characters drawn as nothing (zero-width spaces and joiners, soft hyphen, word joiner, byte-order
-# mark, fillers, tags): 'point\u200b-query' would be a second microbenchmark that reads as the first.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                      "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f"
-                      "\u3164\ufeff\uffa0\ufff9-\ufffb\U0001d173-\U0001d17a\U000e0000-\U000e007f]")
+# Control characters, the Unicode line separators that end a JavaScript/Vega expression line, and
+# the bidirectional overrides and isolates that make text read differently from what it is: never
+# in contributed text.
+_CONTROLS = "\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Characters drawn as nothing (Unicode's default-ignorable ones: zero-width spaces and joiners, soft
+# hyphen, word joiner, byte-order mark, variation selectors, fillers, tags) and the blank braille
+# pattern: never in a cell or a TOML string ('point\u200b-query' would be a second microbenchmark
+# reading as the first), but allowed in a README shown as text (an emoji's joiner, a BOM first).
+_INVISIBLE = ("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f"
+              "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+_CONTROL = re.compile(f"[{_CONTROLS}{_INVISIBLE}]")
+_CONTROL_ONLY = re.compile(f"[{_CONTROLS}]")
 # What a spreadsheet runs as a formula (=, @ always; + and - with a call or a DDE link in them).
 _FORMULA = re.compile(r"[=@\t\r]|[+-].*[(|!=@\"]", re.S)
 
@@ -61,8 +66,9 @@ def check_formula(text: str, name: str) -> None:
                          "rephrase it so that it starts with a letter or digit")
 
 
-def check_chars(text: str, name: str) -> None:
-    if m := _CONTROL.search(text):
+def check_chars(text: str, name: str, allow_invisible: bool = False) -> None:
+    """No control or bidirectional character, nor (unless allowed) one drawn as nothing."""
+    if m := (_CONTROL_ONLY if allow_invisible else _CONTROL).search(text):
         raise _control(name, m[0])
 
 

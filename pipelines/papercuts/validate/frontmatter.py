@@ -16,6 +16,7 @@ from ..contract import STATUSES
 from ..paths import Paths
 from ..problems import Problems
 from ..render.registry import KINDS
+from .known import PAGE
 from .load import Dataset
 from .suggest import did_you_mean
 
@@ -39,7 +40,7 @@ def check_pages(paths: Paths, ds: Dataset, problems: Problems) -> None:
     pages = sorted(folder.glob("*.md"))
     for page in pages:
         _check_page(page, paths.rel(page), sources, servers, campaigns, problems)
-    names = [p.stem for p in pages]
+    names = [p.stem for p in pages if PAGE.fullmatch(p.stem)]  # (the section's _index is no page to name)
     for known in ds.rows.get("known", []):  # a known regression links the page it names
         if known["investigation"] and known["investigation"] not in names:
             problems.error(known["_file"], *known["_at"]["investigation"],

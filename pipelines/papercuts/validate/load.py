@@ -243,13 +243,13 @@ def _readme(path: Path, rel: str, problems: Problems) -> str | None:
     if data is None:
         return None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # an editor's byte-order mark
     except UnicodeDecodeError as e:
         problems.error(rel, data[:e.start].count(b"\n") + 1, 1, "README.md is not UTF-8", "save it as UTF-8")
         return None
     for i, line in enumerate(text.splitlines(), start=1):
         try:
-            check_chars(line, "README.md")
+            check_chars(line, "README.md", allow_invisible=True)  # shown as text: an emoji may join
         except FieldError as e:
             problems.error(rel, i, 1, str(e), e.hint)
             return None
