@@ -94,6 +94,55 @@ def test_a_changed_campaign_is_read_again_and_the_others_come_from_the_last_buil
     assert tree(paths.public) == tree(clean_paths.public)
 
 
+def test_a_file_saved_while_a_build_reads_it_is_trusted_by_no_later_build(data_copy, tmp_path, monkeypatch):
+    """A contributor's editor saves while a build runs. What that build read may be neither the
+    bytes it hashed nor those there when it ends: no later build may take its rows, pages or
+    database for another state of the folder, nor say that nothing changed."""
+    import papercuts.build
+    from papercuts.validate import campaign_cache
+
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    ratios = data_copy / "campaigns" / "2024-10-23-busy-wait-dell32" / "relative.csv"
+    header, first_row, rest = ratios.read_text().split("\n", 2)
+    key, value = first_row.rsplit(",", 1)
+
+    def saved(delta: float) -> None:  # the file as an editor saves it: one value changed
+        ratios.write_text(f"{header}\n{key},{float(value) + delta:.2f}\n{rest}")
+
+    # Saved between the folder's digest and its reading: read as +0.02, hashed as +0.01.
+    saved(0.01)
+    read_all = campaign_cache._read_all
+    monkeypatch.setattr(campaign_cache, "_read_all", lambda *a: (saved(0.02), read_all(*a))[1])
+    said: list[str] = []
+    build(paths, Timings(say=said.append))
+    assert any("inputs changed while this build ran" in line for line in said), said
+    monkeypatch.undo()
+    saved(0.01)  # saved back, and another campaign changed: its rows of +0.02 are kept nowhere
+    toml = data_copy / "campaigns" / "2025-10-13-dell32-postgres-18-0-v1" / "campaign.toml"
+    toml.write_text(toml.read_text() + "# read again\n")
+    build(paths)
+    clean_paths = Paths.make(data=data_copy, build=tmp_path / "clean-build", out=tmp_path / "clean")
+    build(clean_paths)
+    clean = tree(clean_paths.public)
+    assert tree(paths.public) == clean
+    # Saved after the inputs' digest, before reading (the other campaign changed again, so the
+    # build runs): the site shows +0.03. Saved back, the next build runs and shows +0.01 (it had
+    # said that nothing changed, and kept +0.03).
+    toml.write_text(toml.read_text() + "# and again\n")
+    real = papercuts.build._build
+    monkeypatch.setattr(papercuts.build, "_build", lambda *a: (saved(0.03), real(*a))[1])
+    build(paths)
+    monkeypatch.undo()
+    saved(0.01)
+    said.clear()
+    build(paths, Timings(say=said.append))
+    assert not any("nothing changed" in line for line in said), said
+    clean_paths = Paths.make(data=data_copy, build=tmp_path / "clean-build-2", out=tmp_path / "clean-2")
+    build(clean_paths)
+    assert tree(paths.public) == tree(clean_paths.public)
+
+
 def _trash(paths: Paths) -> list[dict]:
     """The trees in the build's trash, by their files' digests."""
     return [tree(held) for box in sorted(paths.trash.iterdir()) for held in box.iterdir()]

@@ -170,7 +170,10 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
                 left = trash.wait()
                 if left and timings.say:
                     timings.say(f"    old trees not removed (the next build tries again): {'; '.join(left)}")
-            remember(paths, digest, problems, timings.pages)
+            if inputs_digest(paths) == digest:
+                remember(paths, digest, problems, timings.pages)
+            elif timings.say:  # a file saved while it ran: this site may show either bytes of it
+                timings.say("    inputs changed while this build ran: the next build reads them all again")
             return problems
     except OSError as e:  # a read-only or full disk, a vanished folder: the user's to fix
         raise _disk_error(e.filename or paths.rel(paths.public), e.strerror or str(e)) from None

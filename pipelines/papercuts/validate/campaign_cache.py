@@ -110,20 +110,26 @@ def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, prob
     plans = []
     for cdir, where in folders:
         if cache is None or cdir.is_symlink() or not cdir.is_dir():
-            plans.append((cdir, None, None))
+            plans.append((cdir, where, None, None))
             continue
         key = folder_digest(cdir, where)
         ds.digests[cdir.name] = key
-        plans.append((cdir, key, _saved(cache / f"{cdir.name}.pickle", key)))
-    todo = [cdir for cdir, _, saved in plans if saved is None]
+        plans.append((cdir, where, key, _saved(cache / f"{cdir.name}.pickle", key)))
+    todo = [cdir for cdir, _, _, saved in plans if saved is None]
     fresh = dict(zip(todo, _read_all(read, todo, progress), strict=True))
-    for cdir, key, saved in plans:
+    for cdir, where, key, saved in plans:
         if saved is None:
             saved = {"key": key, **fresh[cdir]}
-            if key is not None:
+            if key is not None and folder_digest(cdir, where) != key:
+                # Saved while it was read: what was read may be neither digest's. Kept under
+                # neither, and named by none, so that no later build takes this build's rows, pages
+                # or database rows of it for another state of the folder (render/reuse.py and
+                # ingest/previous.py keep nothing of a build without every campaign's digest).
+                del ds.digests[cdir.name]
+            elif key is not None:
                 store(cache / f"{cdir.name}.pickle", saved)
         for table, rows in saved["rows"].items():
             ds.rows.setdefault(table, []).extend(rows)
         ds.campaigns.extend(saved["campaigns"])
         problems.items.extend(saved["problems"])
-    return sum(saved is not None for _, _, saved in plans)
+    return sum(saved is not None for *_, saved in plans)
