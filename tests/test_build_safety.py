@@ -217,3 +217,50 @@ def test_tampered_bundles_are_refused_at_build_time(tmp_path):
     with pytest.raises(UserError, match="not the pinned"):
         build(paths)
     assert not paths.public.exists()
+
+
+def test_ctrl_c_ends_a_command_as_an_interrupt_whatever_took_it(monkeypatch, capsys):
+    """Ctrl-C reaches a command as the code running then turns it: DuckDB's 'Query interrupted',
+    a pool whose workers it stopped first, a library that swallows it. Each is exit 130 without a
+    traceback; another error is still an error; the handler in place before is back after."""
+    import argparse
+    import os
+    import signal
+    import time
+    from concurrent.futures.process import BrokenProcessPool
+
+    import duckdb
+
+    from papercuts import cli
+    from papercuts.problems import UserError
+
+    def command(turned_into):
+        def run(args) -> int:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)
+            except KeyboardInterrupt:
+                if turned_into is not None:
+                    raise turned_into from None
+            return 0
+        return run
+
+    def with_command(run) -> None:
+        p = argparse.ArgumentParser()
+        p.add_argument("--traceback", action="store_true")
+        p.set_defaults(func=run)
+        monkeypatch.setattr(cli, "parser", lambda: p)
+
+    before = signal.getsignal(signal.SIGINT)
+    for turned_into in (duckdb.InterruptException("Query interrupted"), BrokenProcessPool("a worker stopped"),
+                        UserError("a process making pages was killed (out of memory?)"), None):
+        with_command(command(turned_into))
+        assert cli.main([]) == 130, turned_into
+    assert capsys.readouterr().err == ""
+    assert signal.getsignal(signal.SIGINT) is before
+
+    def fails(args) -> int:
+        raise RuntimeError("a bug")
+    with_command(fails)
+    with pytest.raises(RuntimeError):
+        cli.main([])

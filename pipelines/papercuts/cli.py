@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from .calibrate import cli as calibrate_cli
@@ -146,17 +149,47 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except UserError as e:
-        if args.traceback:
+    with _interrupts() as interrupted:
+        try:
+            code = args.func(args)
+        except UserError as e:
+            if args.traceback:
+                raise
+            if interrupted:  # a worker that Ctrl-C stopped first is not "killed (out of memory?)"
+                return 130
+            for p in e.problems:
+                print(p.render(), file=sys.stderr)
+            print(f"papercuts: error: {e}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 130
+        except Exception:
+            # Ctrl-C reaches a command as whatever was running took it: DuckDB's "Query
+            # interrupted", a pool whose workers it stopped first. Said as an interrupt (130).
+            if interrupted and not args.traceback:
+                return 130
             raise
-        for p in e.problems:
-            print(p.render(), file=sys.stderr)
-        print(f"papercuts: error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+        return 130 if interrupted else code  # an interrupt a library swallowed is no success either
+
+
+@contextmanager
+def _interrupts():
+    """A list that holds True once SIGINT has come while the block runs; the handler that was in
+    place (Python's, raising KeyboardInterrupt) still runs, and is back after the block."""
+    came: list[bool] = []
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield came  # ignored, or not this thread's to handle: as it was
+        return
+
+    def handler(signum, frame):
+        came.append(True)
+        previous(signum, frame)
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":
