@@ -38,6 +38,18 @@ def test_a_hugo_error_keeps_the_old_site(built):
     assert beside(paths) == [".public.lock", "public"]  # no staging tree, no tree of Papercuts' files
 
 
+def test_staging_trees_a_killed_build_left_are_removed_by_the_next(built):
+    """A build killed outright (SIGKILL while Hugo ran) leaves its staging tree and its tree of
+    Papercuts' files, named by its pid: the next build of the site removes them, even one that
+    finds nothing changed."""
+    paths, before = built
+    for name in (".public.staging-4242", ".public.staging-4242.files"):
+        (paths.public.parent / name / "a").mkdir(parents=True)
+        (paths.public.parent / name / "a" / "index.html").write_text("half a site")
+    build(paths)
+    assert beside(paths) == [".public.lock", "public"] and digest(paths.public) == before
+
+
 def beside(paths: Paths) -> list[str]:
     return sorted(p.name for p in paths.public.parent.iterdir() if p.name.startswith((".public", "public")))
 

@@ -147,11 +147,19 @@ def site_lock(paths: Paths):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def remove_stale_staging(paths: Paths) -> None:
+    """The staging trees a killed build left beside the site (.public.staging-<its pid>, and its
+    .files): under the site's lock no other build writes one, so every one there is stale."""
+    for stale in sorted(paths.public.parent.glob(f".{paths.public.name}.staging-*")):
+        remove(stale)
+
+
 def build(paths: Paths, timings: Timings | None = None) -> Problems:
     """Build the site; raise UserError (and keep every previous output) on any problem."""
     check_places(paths)
     try:
         with site_lock(paths):
+            remove_stale_staging(paths)
             timings = Timings() if timings is None else timings
             recall_digests(paths.build)
             digest = inputs_digest(paths)
