@@ -251,16 +251,25 @@ def test_ctrl_c_ends_a_command_as_an_interrupt_whatever_took_it(monkeypatch, cap
         p.set_defaults(func=run)
         monkeypatch.setattr(cli, "parser", lambda: p)
 
-    before = signal.getsignal(signal.SIGINT)
-    for turned_into in (duckdb.InterruptException("Query interrupted"), BrokenProcessPool("a worker stopped"),
-                        UserError("a process making pages was killed (out of memory?)"), None):
-        with_command(command(turned_into))
-        assert cli.main([]) == 130, turned_into
-    assert capsys.readouterr().err == ""
-    assert signal.getsignal(signal.SIGINT) is before
+    # As in a terminal: Python's handler (a background job of a script, as CI may run this, ignores
+    # SIGINT: then so does the command, and the signal sent below is nothing).
+    outside = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        for turned_into in (duckdb.InterruptException("Query interrupted"), BrokenProcessPool("a worker stopped"),
+                            UserError("a process making pages was killed (out of memory?)"), None):
+            with_command(command(turned_into))
+            assert cli.main([]) == 130, turned_into
+        assert capsys.readouterr().err == ""
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
-    def fails(args) -> int:
-        raise RuntimeError("a bug")
-    with_command(fails)
-    with pytest.raises(RuntimeError):
-        cli.main([])
+        def fails(args) -> int:
+            raise RuntimeError("a bug")
+        with_command(fails)
+        with pytest.raises(RuntimeError):
+            cli.main([])
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with_command(lambda args: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2), 0)[2])
+        assert cli.main([]) == 0 and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, outside)
