@@ -91,8 +91,7 @@ def convert(text: str, col: Column):
         if col.required:
             raise FieldError(f"{col.name} is empty", f"every row needs a {col.name}")
         return None
-    if m := _CONTROL.search(text):
-        raise _control(col.name, m[0])
+    check_chars(text, col.name)
     if text != text.strip():
         raise FieldError(f"{col.name} has spaces around '{text.strip()}'", "remove the spaces")
     return _KINDS[col.kind](text, col)

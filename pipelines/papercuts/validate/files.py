@@ -49,15 +49,15 @@ def check_sheet_cells(data: bytes, rel: str, problems: Problems) -> None:
     formula, each at its line and column (one pass of a regular expression, lines counted as it
     goes: no cell is parsed in Python)."""
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")  # a spreadsheet drops a BOM
-    line, line_start, at = 1, 0, 0
+    line, counted_to = 1, 0
     for n, m in enumerate(_SHEET_FORMULA.finditer(text)):
         if n == SHEET_ERRORS:
             break
-        line += text.count("\n", at, m.start())
-        line_start = text.rfind("\n", 0, m.start()) + 1 if line > 1 else 0
-        at = m.start()
-        problems.error(rel, line, m.start() - line_start + 1,
-                       f"a cell starts with '{m.group().lstrip(chr(34))[0]}' and a spreadsheet opening this file "
+        line += text.count("\n", counted_to, m.start())
+        counted_to = m.start()
+        first = m.group().lstrip('"')[0]
+        problems.error(rel, line, m.start() - text.rfind("\n", 0, m.start()),
+                       f"a cell starts with '{first}' and a spreadsheet opening this file "
                        "would run it as a formula",
                        f"remove the formula, or commit the file as {Path(rel).name}.txt"
                        + (f" (only the first {SHEET_ERRORS} such cells are listed)" if n == SHEET_ERRORS - 1 else ""))
