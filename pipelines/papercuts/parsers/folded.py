@@ -20,7 +20,8 @@ from .errors import Gap, ParseError, blank
 HINT = "folded stacks are one 'frame;frame;... weight' per line; regenerate them or remove the file"
 FLAVOURS = ("perf", "period", "percent", "pmp")
 
-_ROOT_FIRST = re.compile(r"^(\S.*?)\s+(\d+(?:\.\d+)?)$")
+# The stack ends at a non-space and runs are possessive: one pass a line, not one per space.
+_ROOT_FIRST = re.compile(r"^(\S(?:.*?\S)?)\s++(\d++(?:\.\d++)?)$")
 _PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\S.*)$")
 _PMP = re.compile(r"^\s*(\d+)\s+(\S.*)$")
 
@@ -99,8 +100,14 @@ def parse(text: str, path: str = "<folded>", flavour: str = "auto") -> Folded | 
                 m = None
         if not m:
             raise ParseError(path, lineno, f"not a {flavour} folded stack: {line.strip()[:80]!r}", HINT)
-        weight = float(m[1] if flavour in ("percent", "pmp") else m[2])
+        written = m[1] if flavour in ("percent", "pmp") else m[2]
+        weight = float(written)  # digits only: a number too long for a float is inf, not an error
+        if not math.isfinite(weight) or (flavour == "percent" and weight > 100):
+            raise ParseError(path, lineno, f"weight {written[:40]} is out of range ("
+                             + ("a share of at most 100%)" if flavour == "percent" else "a count below 1e308)"), HINT)
         stacks.append(Stack(frames, weight, lineno))
     if not stacks:
         return Gap(path, "empty")
+    if not any(s.weight for s in stacks):
+        raise ParseError(path, stacks[0].line, "every stack's weight is 0: the profile holds no samples", HINT)
     return Folded(flavour, tuple(stacks))

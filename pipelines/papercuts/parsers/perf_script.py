@@ -18,16 +18,35 @@ from .folded import Folded, Stack
 
 HINT = "perf script output is a header line per sample, its frames, and a blank line; regenerate it"
 
-_HEADER = re.compile(r"^(\S.+?)\s+(\d+)/*(\d+)*\s+")
-_EVENT = re.compile(r":\s*(\d+)*\s+(\S+):\s*$")
-_FRAME = re.compile(r"^\s*(\w+)\s*(.+) \((.*)\)")
+# The script's patterns, written so that no line costs more than a pass over it: its own
+# `(\d+)/*(\d+)*` and `:\s*(\d+)*\s+` nest quantifiers, and a header with a 30-digit number
+# took minutes (each added digit doubled it); `\S.+?` before `\s+` retried every run of spaces
+# from each of its characters (3 s for a 20,000-character line, quadratic). The same matches:
+# the comm (two characters at least) ends at a non-space or is one and a space, runs are
+# possessive, and a frame is split in Python at its last " (".
+_HEADER = re.compile(r"^(\S(?:\s|.*?\S))\s++(\d++)(?:/++\d*+)?\s")
+_EVENT = re.compile(r":(?:\s*+(\d++))?\s++(\S+):\s*+$")
+_FRAME_ADDRESS = re.compile(r"\s*+(\w++)\s*+")
 
 
 def looks_like(text: str) -> bool:
     """A sample header followed by an indented frame line, within the first lines."""
     lines = [line for line in text.splitlines()[:200] if line.strip() and not line.startswith("#")]
-    return any(_HEADER.match(a) and _EVENT.search(a) and b[:1].isspace() and _FRAME.match(b)
+    return any(_HEADER.match(a) and _EVENT.search(a) and b[:1].isspace() and _frame(b)
                for a, b in zip(lines, lines[1:], strict=False))
+
+
+def _frame(line: str) -> tuple[str, str] | None:
+    r"""(symbol, dso) of a frame line as the script's /^\s*(\w+)\s*(.+) \((.*)\)/ takes them: the
+    symbol ends at the last " (" that a ")" follows, the dso at the last ")"; the symbol starts
+    after the address and its spaces, or, when that leaves it empty, where the pattern backtracks
+    to (one character before the " (", never before the address's second character)."""
+    m = _FRAME_ADDRESS.match(line)
+    close = line.rfind(")")
+    if not m or close < 0:
+        return None
+    at = line.rfind(" (", m.start(1) + 2, close)
+    return (line[min(m.end(), at - 1):at], line[at + 2:close]) if at >= 0 else None
 
 
 def _frames(rawfunc: str, mod: str, java: bool) -> list[str]:
@@ -39,7 +58,7 @@ def _frames(rawfunc: str, mod: str, java: bool) -> list[str]:
         if func == "[unknown]":
             func = f"[{mod.rsplit('/', 1)[-1]}]" if mod != "[unknown]" else "[unknown]"
         func = func.replace(";", ":")
-        if not re.search(r"\.\(.*\)\.", func):
+        if not ((i := func.find(".(")) >= 0 and func.find(").", i + 2) >= 0):  # the script's /\.\(.*\)\./
             func = re.sub(r"\((?!anonymous namespace\)).*", "", func)
         func = func.replace('"', "").replace("'", "")
         if java and "/" in func:
@@ -77,9 +96,9 @@ def parse(text: str, path: str = "<perf script>") -> Folded | Gap:
                     continue  # another event's sample: its frames are skipped (no pname)
                 found = int(e[1]) if e[1] and int(e[1]) else 1  # the script's `$period = 1 if not $period`
             pname, period, start, stack = m[1].replace(" ", "_"), found, lineno, []
-        elif m := _FRAME.match(raw):
+        elif frame := _frame(raw):
             if pname is not None:
-                stack = _frames(m[2], m[3], pname.startswith("java")) + stack
+                stack = _frames(*frame, pname.startswith("java")) + stack
         # anything else the script warns about and skips ("Unrecognized line")
     if not collapsed:
         raise ParseError(path, 1, "no complete perf script sample (header, frames, blank line)", HINT)
