@@ -73,3 +73,34 @@ def test_bad_arguments_are_clear_errors(tmp_path, table, out, message):
     with pytest.raises(UserError, match=message):
         export(Paths.make(), table, str(tmp_path / out))
     assert not list(tmp_path.iterdir())
+
+
+def test_an_export_replaces_only_what_an_export_wrote(tmp_path, exported):
+    data = tmp_path / "data"
+    (data / "campaigns").mkdir(parents=True)
+    (data / "servers.csv").write_text("id\n")
+    notes = tmp_path / "mine"
+    notes.mkdir()
+    (notes / "notes.txt").write_text("keep")
+    (tmp_path / "f.parquet").mkdir()
+    (tmp_path / "file").write_text("keep")
+    paths = Paths.make(data=data)
+    for out, said in ((f"{data}/", "is the data folder"), (f"{data}/servers.csv", "is the data folder or inside it"),
+                      (f"{tmp_path}/", "contains the data folder"), (f"{notes}/", "did not write, such as notes.txt"),
+                      (f"{tmp_path}/f.parquet", "is a folder"), (f"{tmp_path}/file/", "is a file"),
+                      (f"{PROJECT.parent}/", "contains the project")):
+        with pytest.raises(UserError, match=said):
+            export(paths, "rqps", out)
+    assert (data / "servers.csv").read_text() == "id\n" and (notes / "notes.txt").read_text() == "keep"
+    assert (tmp_path / "f.parquet").is_dir() and (tmp_path / "file").read_text() == "keep"
+    # Its own partitioned folder is replaced: exported again over the module's, the same rows.
+    folder, rows = exported["rqps/"]
+    assert export(Paths.make(), "rqps", f"{folder}/") == (folder, rows)
+
+
+def test_an_unwritable_place_is_a_clear_error(tmp_path):
+    (tmp_path / "s.bak").write_text("a file")
+    for out in (f"{tmp_path}/s.bak/x.csv", "/proc/x.csv"):
+        with pytest.raises(UserError, match="cannot write there"):
+            export(Paths.make(), "rqps", out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.bak"]

@@ -15,7 +15,7 @@ from .db import SQL
 from .derive.models import derive
 from .ingest.tables import ingest
 from .paths import Paths
-from .problems import UserError
+from .problems import Problem, UserError
 
 TABLES = tuple(sorted(p.stem for p in (SQL / "exports").glob("*.sql")))
 
@@ -27,10 +27,11 @@ def export(paths: Paths, table: str, out: str) -> tuple[Path, int]:
     if table not in TABLES:
         raise UserError(f"unknown table '{table}'; export one of: {', '.join(TABLES)}")
     partitioned = out.endswith("/")
-    target = Path(out)
+    target = Path(out).resolve()  # './' is the folder it names, not '.'
     if not partitioned and target.suffix not in (".csv", ".parquet"):
         raise UserError(f"--out {out}: name a .csv or .parquet file, or a folder ending in / for Parquet "
                         "partitioned by server and DBMS")
+    _check_target(paths, out, target, partitioned)
     ds, problems = validate(paths)
     if problems.errors:
         raise UserError(f"{len(problems.errors)} error(s) in {paths.rel(paths.data)}", problems.sorted())
@@ -39,22 +40,66 @@ def export(paths: Paths, table: str, out: str) -> tuple[Path, int]:
     derive(con)
     sql = (SQL / "exports" / f"{table}.sql").read_text().strip().rstrip(";")
     rows = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]
-    # Written beside the target and moved in whole, so a failed export leaves no half file.
-    staging = target.with_name(f".{target.name or 'export'}.partial")
-    shutil.rmtree(staging, ignore_errors=True) if staging.is_dir() else staging.unlink(missing_ok=True)
-    target.parent.mkdir(parents=True, exist_ok=True)
     if partitioned:
         options = "FORMAT parquet, PARTITION_BY (server, dbms)"
     elif target.suffix == ".parquet":
         options = "FORMAT parquet"
     else:
         options = "FORMAT csv, HEADER true"
-    con.execute(f"COPY ({sql}) TO '{_quoted(staging)}' ({options})")
-    con.close()
-    if target.is_dir():
-        shutil.rmtree(target)
-    staging.replace(target)
+    # Written beside the target and moved in whole, so a failed export leaves no half file.
+    staging = target.with_name(f".{target.name}.partial")
+    try:
+        _remove(staging)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        con.execute(f"COPY ({sql}) TO '{_quoted(staging)}' ({options})")
+        if target.is_dir():
+            shutil.rmtree(target)
+        staging.replace(target)
+    except (OSError, duckdb.IOException) as e:
+        _remove(staging)
+        raise UserError(f"--out {out}: cannot write there ({str(e).splitlines()[0]})") from None
+    finally:
+        con.close()
     return target, rows
+
+
+def _check_target(paths: Paths, out: str, target: Path, partitioned: bool) -> None:
+    """An export replaces only what an export writes: never the data, the project or a folder
+    holding anything else (it removed a whole data folder given as --out, and a notes file beside
+    a partitioned export)."""
+    def within(a: Path, b: Path) -> bool:
+        return a == b or b in a.parents
+
+    clash = ("is the data folder or inside it" if within(target, paths.data) else
+             "contains the data folder" if within(paths.data, target) else
+             "contains the project" if within(paths.project, target) else None)
+    if clash is None and target.is_dir() and not partitioned:
+        clash = "is a folder (a file is named: end the name with / for a partitioned folder)"
+    if clash is None and target.is_dir():
+        foreign = next((p for p in target.rglob("*") if not _exported(p, target)), None)  # the first will do
+        if foreign:
+            clash = f"holds files an export did not write, such as {foreign.relative_to(target).as_posix()}"
+    elif clash is None and target.exists() and partitioned:
+        clash = "is a file, not a folder"
+    if clash:
+        raise UserError(f"--out {out} {clash}", [Problem(
+            out, 1, 1, "error", f"exporting there would replace it: --out {clash}",
+            "export to a new or empty folder of its own, or to a .csv or .parquet file outside the data")])
+
+
+def _exported(path: Path, root: Path) -> bool:
+    """Part of what a partitioned export writes: server=<id>/dbms=<name>/<file>.parquet."""
+    parts = path.relative_to(root).parts
+    names = ("server=", "dbms=")
+    return (all(part.startswith(name) for part, name in zip(parts[:2], names, strict=False))
+            and (len(parts) < 3 or (len(parts) == 3 and path.suffix == ".parquet" and path.is_file())))
+
+
+def _remove(path: Path) -> None:
+    try:
+        shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+    except OSError:
+        pass  # not there, or nowhere it could be (a file where its folder would be)
 
 
 def _quoted(path: Path) -> str:
