@@ -220,3 +220,16 @@ def test_ladder_values_are_stored_in_ladder_order_and_series_numbered_as_sql_ran
     bounds = np.append(np.flatnonzero(run_starts(t, KEY)), t.num_rows)
     for s, e in zip(bounds[:-1], bounds[1:], strict=True):
         assert np.unique(keys[s:e], return_inverse=True)[1].tolist() == want[s:e].tolist()
+
+
+def test_a_step_is_sized_between_its_builds_not_with_an_earlier_shared_step():
+    # Every series loses 20 % at build 2 (drift); s3 then loses 4 % more at build 6. Measured on
+    # its segment means, s3's change took builds 0-1's speed in: about -10 %.
+    rng = random.Random(11)
+    series = {name: [v * (0.8 if b >= 2 else 1.0) * (0.96 if name == "s3" and b >= 6 else 1.0)
+                     for b, v in enumerate(xs)] for name, xs in flat_ladder(rng, 10, noise=0.005).items()}
+    changes, _, _ = detect(series, {name: "point" for name in series})
+    own = [c for c in changes if c.series == "s3"]
+    assert [c.index for c in own] == [6]
+    assert own[0].change == pytest_approx(-0.04, 0.01)
+    assert [c.change for c in changes if c.series == "drift: all"] == [pytest_approx(-0.2, 0.01)]
