@@ -151,7 +151,7 @@ def test_a_mytools_tree_is_read_with_its_range_and_hardware_counters(tmp_path):
      "raw/my8040.cfg/point-query.t2.r1.sysbench.txt:1:1: error: the file name says 2 thread(s), sysbench ran 1"),
     (lambda raw: (raw / "my8040.cfg" / "point-query.t1.r1.vmstat.txt").write_text(
         "procs\n r  b  cs us sy\n1 2 3 4 x\n"),
-     "raw/my8040.cfg/point-query.t1.r1.vmstat.txt:3:1: error:"),
+     "raw/my8040.cfg/point-query.t1.r1.vmstat.txt:3:9: error: 'x' is not a number"),
     (lambda raw: (raw / "my8040.cfg" / "point-query.t1.r1.sysbnch.txt").write_text("x"), None),
     (lambda raw: (raw / "my8040.cfg" / "point-query.r1.vmstat.txt").write_text("x"),
      "raw/my8040.cfg/point-query.r1.vmstat.txt:1:1: error: raw output name does not say its test"),

@@ -1,6 +1,7 @@
 """Stage 2: load the checked dataset into a fresh DuckDB file (explicit schemas, constraints)."""
 from __future__ import annotations
 
+import functools
 from concurrent.futures import ThreadPoolExecutor
 from itertools import groupby
 from pathlib import Path
@@ -11,6 +12,7 @@ import pyarrow as pa
 
 from ..contract import ALL_TABLES
 from ..db import arrow_schema, insert_arrow, insert_columns, sql_files, table_name
+from ..problems import UserError
 from ..validate.load import Dataset
 from ..validate.raw import RAW_TABLES
 from ..validate.rowblock import Block, Rows, parts
@@ -31,6 +33,23 @@ CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", 
 PLACE = {"file": "_published", "line": "_line"}
 
 
+def _guarded(insert):
+    """An insert whose refusal by DuckDB (a CHECK constraint, a value its column cannot hold) is one
+    line naming the table and the constraint: validate should have reported the value at its file
+    and line first, so the row is a gap in it to report, not a traceback to read."""
+    @functools.wraps(insert)
+    def guarded(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows) -> None:
+        try:
+            insert(con, table, columns, rows)
+        except (duckdb.ConstraintException, duckdb.ConversionException) as e:
+            what = " ".join(str(e).split())
+            raise UserError(f"the database refused a row of table {table}: {what} -- a value `papercuts check` "
+                            "let through: please report this validator gap, with the data file that holds "
+                            "the value") from None
+    return guarded
+
+
+@_guarded
 def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[dict]) -> None:
     if rows:
         insert_columns(con, table, columns, [[r.get(c) for r in rows] for c in columns])
@@ -42,6 +61,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows
 CHUNK = 100_000
 
 
+@_guarded
 def _insert_placed(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows) -> None:
     """As _insert, with file and line taken from where each row was read (no copy of a row); rows
     may hold blocks (validate/rowblock.py), whose Arrow columns are inserted as they are (their

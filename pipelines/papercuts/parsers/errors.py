@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,8 +27,8 @@ MAX_GUNZIPPED_BYTES = 64 * 1024 * 1024
 class ParseError(UserError):
     """Malformed raw output: one problem at path:line, with a hint on how to fix or regenerate it."""
 
-    def __init__(self, path: str, line: int, message: str, hint: str = "") -> None:
-        self.problem = Problem(path, max(line, 1), 1, "error", message, hint)
+    def __init__(self, path: str, line: int, message: str, hint: str = "", column: int = 1) -> None:
+        self.problem = Problem(path, max(line, 1), max(column, 1), "error", message, hint)
         super().__init__(self.problem.render(), [self.problem])
         self.path, self.line = path, max(line, 1)
 
@@ -41,6 +42,11 @@ class Gap:
 
     def __bool__(self) -> bool:  # `if result:` reads as "did we get rows?"
         return False
+
+
+def token_columns(line: str) -> list[int]:
+    """The 1-based column of each whitespace-separated token of a line, as split() cuts it."""
+    return [m.start() + 1 for m in re.finditer(r"\S+", line)]
 
 
 def blank(text: str) -> bool:

@@ -11,11 +11,12 @@ same samples: one `statistics` entry per report, a `disk` list with the text hea
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 
-from .errors import Gap, ParseError, blank
-from .numbers import decimal_comma
+from .errors import Gap, ParseError, blank, token_columns
+from .numbers import decimal_comma, not_a_number, out_of_range
 
 HINT = "iostat output must come from `iostat -x` (with -k for kB); regenerate it or remove the file"
 
@@ -58,10 +59,23 @@ class Iostat:
     dropped_since_boot: bool = False
 
 
-def _numbers(tokens: list[str], lineno: int, path: str) -> list[float]:
+def _checked(name: str, value: float) -> str | None:
+    """Every iostat -x column is a rate, size, time or (%util, %rrqm) share: never negative."""
+    return out_of_range(value, name, percent=name.startswith("%") or name in ("util", "rrqm", "wrqm", "drqm"))
+
+
+def _float(value: int | float) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # a JSON integer of hundreds of digits
+        return math.inf
+
+
+def _numbers(columns: list[str], tokens: list[str], lineno: int, path: str, raw: str) -> list[float]:
     numbers = [decimal_comma(t) for t in tokens]
-    if any(n is None for n in numbers):
-        raise ParseError(path, lineno, f"'{tokens[numbers.index(None)]}' is not a number", HINT)
+    for name, token, number, col in zip(columns, tokens, numbers, token_columns(raw)[1:], strict=True):
+        if wrong := not_a_number(token) if number is None else _checked(name, number):
+            raise ParseError(path, lineno, wrong, HINT, col)
     return numbers
 
 
@@ -104,7 +118,8 @@ def parse(text: str, path: str = "<iostat>", *, device: str, since_boot: bool) -
             devices.append(name)
         if name != device:
             continue
-        rows.append(Sample(report, lineno, tuple(zip(columns, _numbers(tokens[1:], lineno, path), strict=True))))
+        rows.append(Sample(report, lineno, tuple(zip(columns, _numbers(columns, tokens[1:], lineno, path, raw),
+                                                      strict=True))))
     if columns is None:
         raise ParseError(path, 1, "no device report (Device ... r/s ...) in the iostat output", HINT)
     if device not in devices:
@@ -138,8 +153,11 @@ def parse_json(text: str, path: str = "<iostat -o JSON>", *, device: str, since_
             if name != device:
                 continue
             values = {k: v for k, v in disk.items() if k != "disk_device"}
-            if not all(isinstance(v, int | float) for v in values.values()):
+            if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values.values()):
                 raise ParseError(path, lines.get(number, 1), f"a non-number in {name}'s statistics", HINT)
+            # json.loads reads 1e400 as inf and accepts NaN and -Infinity: iostat prints none of them
+            if wrong := next(filter(None, (_checked(k, _float(v)) for k, v in values.items())), None):
+                raise ParseError(path, lines.get(number, 1), f"{wrong} in {name}'s statistics", HINT)
             columns = tuple(values)
             rows.append(Sample(number, lines.get(number, 1), tuple((k, float(v)) for k, v in values.items())))
     if device not in devices:

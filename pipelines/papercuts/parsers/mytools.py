@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..versions import parse_version
 from .errors import Gap, ParseError, blank, read
-from .numbers import plain
+from .numbers import not_a_number, out_of_range, plain
 
 HINT = "this file does not have the shape mytools writes; regenerate it or remove it"
 DBMS_PREFIXES = (("fbmy", "fbmysql"), ("my", "mysql"), ("ma", "mariadb"), ("pg", "postgres"))
@@ -140,6 +140,30 @@ class QpsTable:
         return [(r.test, r.range, c, v) for r in self.rows for c, v in zip(self.columns, r.values, strict=True)]
 
 
+def _cell_columns(line: str, sep: str) -> list[int]:
+    """The 1-based column where each cell of line.split(sep) starts."""
+    columns, at = [], 1
+    for cell in line.split(sep):
+        columns.append(at)
+        at += len(cell) + len(sep)
+    return columns
+
+
+def _values(cells: list[str], columns: list[int], names: list[str], path: str, lineno: int,
+            inf: bool = False) -> tuple[float, ...]:
+    """A table row's numbers: finite and never negative (mytools prints 0 for a test that did not
+    run; sum_met.sh a literal `inf`, allowed with `inf`, where only the base is 0), else a
+    ParseError at the cell."""
+    values = []
+    for cell, column, name in zip(cells, columns, names, strict=True):
+        value = math.inf if inf and cell == "inf" else plain(cell)
+        wrong = not_a_number(cell) if value is None else None if value == math.inf else out_of_range(value, name)
+        if wrong:
+            raise ParseError(path, lineno, wrong, f"{HINT}; a value mytools could not measure is 0", column)
+        values.append(value)
+    return tuple(values)
+
+
 def _test_range(label: str, path: str, lineno: int) -> tuple[str, int | None]:
     m = re.fullmatch(r"(.+?)(?:_range=(\d+))?", label.strip())
     if not m or not m[1]:
@@ -172,12 +196,11 @@ def parse_qps(csv_text: str, tsv_text: str, csv_path: str = "<qps.csv>",
         if len(cells) != len(columns):
             raise ParseError(csv_path, lineno, f"{len(cells)} values where {tsv_path} names "
                              f"{len(columns)} columns", "the .csv and .tsv must come from one sum_qps_csv.sh run")
-        values = [plain(c) for c in cells]
-        if any(v is None for v in values):
-            bad = cells[values.index(None)]
-            raise ParseError(csv_path, lineno, f"'{bad}' is not a number", HINT)
+        lead = len(line) - len(line.lstrip())
+        at = [lead + c for c in _cell_columns(line.strip(), ",")[1:]]
+        values = _values(cells, at, [f"{'rQPS' if base else 'QPS'} of {c.text}" for c in columns], csv_path, lineno)
         test, rng = _test_range(label, csv_path, lineno)
-        rows.append(QpsRow(lineno, test, rng, tuple(values)))
+        rows.append(QpsRow(lineno, test, rng, values))
     return QpsTable(columns, tuple(rows), base)
 
 
@@ -201,11 +224,10 @@ def parse_qps_tsv(text: str, path: str = "<qps.tsv>") -> QpsTable | Gap:
         if not header or len(cells) != len(names) + 1:
             raise ParseError(path, lineno, f"{len(cells)} fields where a row has {len(names)} values and a test name",
                              HINT)
-        values = [plain(c) for c in cells[:-1]]
-        if any(v is None for v in values):
-            raise ParseError(path, lineno, f"'{cells[values.index(None)]}' is not a number", HINT)
+        what = [f"{'rQPS' if base else 'QPS'} of {names[i]}" for i in range(1, len(names) + 1)]
+        values = _values(cells[:-1], _cell_columns(line.rstrip(), "\t")[:-1], what, path, lineno)
         test, rng = _test_range(cells[-1], path, lineno)
-        rows.append(QpsRow(lineno, test, rng, tuple(values)))
+        rows.append(QpsRow(lineno, test, rng, values))
     columns = tuple(parse_build_name(names[i]) for i in range(1, len(names) + 1))
     return QpsTable(columns, tuple(rows), base)
 
@@ -247,9 +269,9 @@ def parse_sb_met(text: str, path: str = "<sb.met>") -> SbMet | Gap:
             if i + 1 >= len(lines):
                 raise ParseError(path, i + 1, "a header line without its values", HINT)
             header, values = line.split("\t"), lines[i + 1].split("\t")
-            numbers = [plain(v) for v in values]
-            if len(values) != len(header) or any(n is None for n in numbers):
+            if len(values) != len(header):
                 raise ParseError(path, i + 2, f"expected {len(header)} numbers under '{line}'", HINT)
+            numbers = _values(values, _cell_columns(lines[i + 1], "\t"), header, path, i + 2)
             parts.append(tuple(zip(header, numbers, strict=True)))
     if len(parts) != 2:
         raise ParseError(path, 1, f"expected an iostat and a vmstat part, found {len(parts)}", HINT)
@@ -282,10 +304,6 @@ class MetBlock:
 _BLOCK = re.compile(r"^sb\.(prepare\.)?met\.(?P<test>.+?)\.range(?P<range>\d+)\.pk\d+(?:\.dop(?P<dop>\d+))?$")
 
 
-def _met_value(text: str) -> float | None:
-    return math.inf if text == "inf" else plain(text)
-
-
 def parse_o_met(text: str, path: str = "<o.met>") -> tuple[MetBlock, ...] | Gap:
     """`o.met.*`: one block per test; columns read from each block's header line."""
     if blank(text):
@@ -312,7 +330,8 @@ def parse_o_met(text: str, path: str = "<o.met>") -> tuple[MetBlock, ...] | Gap:
         if line.startswith("--- "):
             section = "absolute" if "absolute" in line else "relative"
             continue
-        fields = [f for f in line.split("\t") if f != ""]
+        cells = [(f, c) for f, c in zip(line.split("\t"), _cell_columns(line, "\t"), strict=True) if f != ""]
+        fields = [f for f, _ in cells]
         if "dbms" in fields:
             current["columns"] = tuple(fields[:-1])
             continue
@@ -321,9 +340,7 @@ def parse_o_met(text: str, path: str = "<o.met>") -> tuple[MetBlock, ...] | Gap:
         if len(fields) != len(current["columns"]) + 1:
             raise ParseError(path, lineno, f"{len(fields)} fields where the header has "
                              f"{len(current['columns']) + 1}", HINT)
-        numbers = [_met_value(f) for f in fields[:-1]]
-        if any(n is None for n in numbers):
-            raise ParseError(path, lineno, f"'{fields[numbers.index(None)]}' is not a number", HINT)
+        numbers = _values(fields[:-1], [c for _, c in cells[:-1]], list(current["columns"]), path, lineno, inf=True)
         row = MetRow(lineno, parse_build_name(fields[-1]), tuple(zip(current["columns"], numbers, strict=True)))
         current[section] = (*current[section], row)
     if current:

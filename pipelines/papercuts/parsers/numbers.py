@@ -1,16 +1,46 @@
 """Numbers as tools print them: locale thousands separators, decimal commas, unit suffixes."""
 from __future__ import annotations
 
+import math
 import re
 
 _SPACES = "\u00a0\u202f "  # perf in fr_FR/ru_RU groups digits with (narrow) no-break spaces
 _PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
+# No tool prints a sample, rate or per-operation cost this large: 1e15 context switches or KB per
+# second is an edited or corrupted file (a 42-digit count would reach the site as 1e41).
+MAX_PLAUSIBLE = 1e15
+
+
 def plain(token: str) -> float | None:
-    """A C-locale number ('1.5', '-2', '1e3'), else None."""
+    """A finite C-locale number ('1.5', '-2', '1e3'), else None ('1e400' overflows to inf)."""
     token = token.strip()
-    return float(token) if _PLAIN.fullmatch(token) else None
+    if not _PLAIN.fullmatch(token):
+        return None
+    value = float(token)
+    return value if math.isfinite(value) else None
+
+
+def not_a_number(token: str) -> str:
+    """What is wrong with a token plain() (or a variant) refused."""
+    token = token.strip()
+    if _PLAIN.fullmatch(token) or token.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+        return f"'{token}' is not a finite number"
+    return f"'{token}' is not a number"
+
+
+def out_of_range(value: float, name: str, *, percent: bool = False, maximum: float = MAX_PLAUSIBLE) -> str | None:
+    """Why `value` cannot be a count, rate, latency or (percent) share a tool printed, else None."""
+    if not math.isfinite(value):
+        return f"{name} is {value}, not a finite number"
+    if value < 0:
+        return f"{name} is {value:g}, negative"
+    if percent and value > 100:
+        return f"{name} is {value:g}%, over 100%"
+    if value > maximum:
+        return f"{name} is {value:g}, over the plausible maximum {maximum:g}"
+    return None
 
 
 def localized(token: str, decimal: str = ".") -> float | None:

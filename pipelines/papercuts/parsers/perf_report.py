@@ -84,6 +84,13 @@ def _row(rest: str, columns: list[str], pcts: list[str], lineno: int, path: str)
             "kind": kind, "symbol": sym, "callgraph": [], "chains": []}
 
 
+def _shares(line: str, npct: int, lineno: int, path: str) -> None:
+    """A row's Children and Self are each a share of all samples: over 100% is an edited file."""
+    for m in list(re.finditer(r"(\d+\.\d+)%", line))[:npct]:
+        if float(m[1]) > 100:
+            raise ParseError(path, lineno, f"overhead {m[0]} is over 100% of the samples", HINT, m.start() + 1)
+
+
 def parse(text: str, path: str = "<perf report>") -> PerfReport | Gap:
     if blank(text):
         return Gap(path, "empty")
@@ -110,6 +117,7 @@ def parse(text: str, path: str = "<perf report>") -> PerfReport | Gap:
         pcts = re.findall(r"(\d+\.\d+)%", line)
         looks_like_row = re.match(r"^\s+" + r"\s+".join([r"\d+\.\d+%"] * npct) + r"\s{2}", line)
         if looks_like_row and len(pcts) >= npct:
+            _shares(line, npct, lineno, path)
             rows.append(_row(line[looks_like_row.end():].strip(), columns, pcts[:npct], lineno, path))
             continue
         if not rows:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from . import sysbench_hooks
 from .errors import Gap, ParseError, blank
-from .numbers import plain, strip_unit
+from .numbers import not_a_number, out_of_range, plain, strip_unit
 
 HINT = "this does not look like complete sysbench output; rerun the test or remove the file"
 
@@ -227,6 +227,7 @@ class _Reader:
         return self.current
 
     def line(self, lineno: int, raw: str) -> None:
+        self.raw = raw  # for the column of a bad value
         line = raw.strip()
         if line and not self._header(lineno, raw, line) and self.started:
             self._body(lineno, line)
@@ -295,6 +296,18 @@ class _Reader:
             if sep:  # else prose: warnings, "Running the test with following options", ...
                 self._field(lineno, re.sub(r"\s+", " ", key), value.strip())
 
+    def _bad(self, lineno: int, message: str) -> ParseError:
+        """A ParseError at the value after the line's first colon."""
+        _, _, after = self.raw.partition(":")
+        column = len(self.raw) - len(after.lstrip()) + 1
+        return ParseError(self.path, lineno, message, HINT, column)
+
+    def _checked(self, lineno: int, key: str, value: float) -> float:
+        """sysbench prints no negative count, time or latency (nor one over 1e15): an edited file."""
+        if wrong := out_of_range(value, key):
+            raise self._bad(lineno, wrong)
+        return value
+
     def _field(self, lineno: int, key: str, value: str) -> None:
         current = self.open(lineno)
         if key == "execution time (avg/stddev)":
@@ -303,8 +316,9 @@ class _Reader:
         if m := _PERCENTILE.fullmatch(key):
             number = plain(strip_unit(value, "ms"))
             if number is None:
-                raise ParseError(self.path, lineno, f"'{value}' is not a latency", HINT)
-            current["percentiles"] = (*current.get("percentiles", ()), (float(m[1] or m[2]), number))
+                raise self._bad(lineno, f"{not_a_number(value)}: not a latency")
+            current["percentiles"] = (*current.get("percentiles", ()),
+                                      (float(m[1] or m[2]), self._checked(lineno, key, number)))
             return
         name, kind = _KEYS.get(key, (None, "any"))
         if kind == "any" or name is None and kind != "float":
@@ -313,16 +327,21 @@ class _Reader:
             m = _COUNT_RATE.fullmatch(value)
             if not m:
                 raise ParseError(self.path, lineno, f"'{key}: {value}' is not 'count (rate per sec.)'", HINT)
+            count, rate = int(m[1]), self._checked(lineno, f"{key} per second", float(m[2]))
+            self._checked(lineno, key, count)
             if kind == "rate":
-                current[name] = float(m[2])
+                current[name] = rate
             else:
-                current[name] = int(m[1])
+                current[name] = count
                 if key in _COUNT_RATE_FIELDS:
-                    current[_COUNT_RATE_FIELDS[key]] = float(m[2])
+                    current[_COUNT_RATE_FIELDS[key]] = rate
             return
         number = plain(strip_unit(value, "ms", "s"))
-        if number is None or (kind == "int" and not number.is_integer()):
-            raise ParseError(self.path, lineno, f"'{key}: {value}' is not a number", HINT)
+        if number is None:
+            raise self._bad(lineno, f"{not_a_number(strip_unit(value, 'ms', 's'))} in '{key}: {value}'")
+        if kind == "int" and not number.is_integer():
+            raise self._bad(lineno, f"'{key}: {value}' is not a whole number")
+        self._checked(lineno, key, number)
         if name is not None:
             current[name] = int(number) if kind == "int" else number
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import Gap, ParseError, blank
-from .numbers import decimal_comma
+from .errors import Gap, ParseError, blank, token_columns
+from .numbers import decimal_comma, not_a_number, out_of_range
 
 HINT = "vmstat output must be its header lines followed by rows of numbers; regenerate it with `vmstat 1`"
+PERCENT = frozenset({"us", "sy", "id", "wa", "st", "gu"})  # shares of CPU time; the rest are counts
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,11 @@ def parse(text: str, path: str = "<vmstat>") -> Vmstat | Gap:
         if len(tokens) != expected:
             raise ParseError(path, lineno, f"{len(tokens)} fields where the header has {expected}", HINT)
         numbers = [decimal_comma(t) for t in tokens[: len(columns)]]
-        if any(n is None for n in numbers):
-            bad = tokens[numbers.index(None)]
-            raise ParseError(path, lineno, f"'{bad}' is not a number", HINT)
+        for name, token, number, col in zip(columns, tokens, numbers, token_columns(raw), strict=False):
+            # vmstat prints no negative, non-finite or huge count, and no share over 100%
+            wrong = not_a_number(token) if number is None else out_of_range(number, name, percent=name in PERCENT)
+            if wrong:
+                raise ParseError(path, lineno, wrong, HINT, col)
         sample = Sample(lineno, tuple(zip(columns, numbers, strict=True)),
                         " ".join(tokens[len(columns):]) if stamped else None)
         if since_boot is None and not samples:

@@ -15,7 +15,7 @@ from ..problems import Problems
 from .csvfile import parse_csv
 from .fields import FieldError, convert, is_date
 from .files import read_limited
-from .tomlfile import read_toml
+from .tomlfile import int_problem, read_toml
 
 FOLDER = re.compile(r"(\d{4}-\d{2}-\d{2})-([A-Za-z0-9][A-Za-z0-9_+-]{0,120})")
 LABEL = re.compile(r"[a-z0-9][a-z0-9_+-]{0,40}")
@@ -48,10 +48,9 @@ def _value(key: str, kind: str, value, rel: str, at: tuple[int, int], problems: 
     """The checked value of one key, or None after reporting why it is wrong, at the column where
     its value starts, with the fix."""
     if kind == "int":
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        if not (wrong := int_problem(key, value)):
             return value
-        problems.error(rel, *at, f"{key} must be a whole number ≥ 1, not {value!r}",
-                       f"write it without quotes, e.g. {key} = 4")
+        problems.error(rel, *at, wrong, f"write it without quotes, e.g. {key} = 4")
     elif kind == "date":
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(value)) and is_date(str(value)):
             return str(value)

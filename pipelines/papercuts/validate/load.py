@@ -19,7 +19,7 @@ from .files import SHEETS, check_campaign_files, check_sheet_cells, read_limited
 from .known import load_known
 from .raw import load_raw
 from .rowblock import Rows, read_block
-from .tomlfile import read_toml, value_at
+from .tomlfile import int_problem, read_toml, value_at
 
 CAMPAIGN_DIR = re.compile(r"(\d{4}-\d{2}-\d{2})-[a-z0-9][a-z0-9_+-]{0,79}")
 
@@ -82,8 +82,8 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
             continue
         kind, _ = CAMPAIGN_KEYS[key]
         if kind == "int":
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                problems.error(rel, line, col, f"{key} must be a whole number ≥ 1", f"write {key} = 16")
+            if wrong := int_problem(key, value):
+                problems.error(rel, line, col, wrong, f"write {key} = 16")
                 continue
         elif kind == "date":
             value = str(value)

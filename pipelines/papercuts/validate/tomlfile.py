@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import tomllib
 
-from ..contract import MAX_TOML_CHARS
+from ..contract import MAX_TOML_CHARS, TOML_INT_MAXIMUM
 from ..problems import Problems
 from .fields import FieldError, check_text
 
@@ -25,6 +25,14 @@ def key_position(text: str, key: str) -> tuple[int, int]:
 def value_at(meta: dict, key: str) -> tuple[int, int]:
     """(line, column) where a loaded TOML file's key has its value, for messages about that value."""
     return meta.get("_at", {}).get(key, (1, 1))
+
+
+def int_problem(key: str, value) -> str | None:
+    """What is wrong with a whole-number key's value (TOML integers go up to 2**63 - 1), or None."""
+    top = TOML_INT_MAXIMUM[key]
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= top:
+        return None
+    return f"{key} must be a whole number from 1 to {top:_}, not {value!r}"
 
 
 def read_toml(data: bytes, rel: str, problems: Problems) -> tuple[dict, dict[str, tuple[int, int]]] | None:
