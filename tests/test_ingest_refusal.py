@@ -36,8 +36,10 @@ def test_a_value_validate_let_through_is_one_line_naming_table_and_constraint(tm
     ds, problems = validate(Paths.make(data=data))
     assert problems.errors == []
     ds.rows["calibrations"][0]["cores"] = cores  # as if validate had not checked it
-    with pytest.raises(UserError) as e:
-        ingest(ds, duckdb.connect(), None)
+    # Closed here: a connection left open was still open when a later test forked workers, and the
+    # forked worker died with a segmentation fault (BrokenProcessPool in test_export).
+    with duckdb.connect() as con, pytest.raises(UserError) as e:
+        ingest(ds, con, None)
     message = str(e.value)
     assert "\n" not in message and "table calibrations" in message and refused in message, message
     assert "validator gap" in message
