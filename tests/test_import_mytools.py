@@ -280,3 +280,11 @@ def test_a_table_value_the_run_does_not_print_is_a_warning_with_both_numbers(dat
     assert "prints 24600" in warning.message and f"gives {rate:g}" in warning.message
     assert database(data).execute("SELECT qps FROM results WHERE build = 'my5651_rel_o2nofp' AND "
                                   "microbenchmark = 'point-query'").fetchall() == [(rate,)]
+
+
+def test_a_location_never_holds_a_control_character():
+    from papercuts.problems import Problem
+
+    shown = Problem("raw/bad\nname\t\x1b.txt", 1, 2, "error", "m").render()
+    assert shown == "raw/bad\\nname\\t\\x1b.txt:1:2: error: m"
+    assert Problem("raw/é.txt", 1, 1, "error", "m").render() == "raw/é.txt:1:1: error: m"

@@ -14,7 +14,7 @@ class Problem:
     hint: str = ""
 
     def render(self) -> str:
-        where = f"{self.path}:{self.line}:{self.column}"
+        where = f"{printable(self.path)}:{self.line}:{self.column}"
         text = f"{where}: {self.severity}: {self.message}"
         return f"{text} ({self.hint})" if self.hint else text
 
@@ -23,6 +23,12 @@ class Problem:
         level = "error" if self.severity == "error" else "warning"
         msg = _escape_data(self.message + (f" ({self.hint})" if self.hint else ""))
         return f"::{level} file={_escape_property(self.path)},line={self.line},col={self.column}::{msg}"
+
+
+def printable(text: str) -> str:
+    """text with each control or other unprintable character escaped as Python writes it (a newline
+    as \\n): a file name holding one must not split the one line that names it."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _escape_data(text: str) -> str:
