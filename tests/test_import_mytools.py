@@ -288,3 +288,25 @@ def test_a_location_never_holds_a_control_character():
     shown = Problem("raw/bad\nname\t\x1b.txt", 1, 2, "error", "m").render()
     assert shown == "raw/bad\\nname\\t\\x1b.txt:1:2: error: m"
     assert Problem("raw/é.txt", 1, 1, "error", "m").render() == "raw/é.txt:1:1: error: m"
+
+
+def test_catalogs_are_read_as_check_reads_them(data):
+    """A spreadsheet's BOM is the same text; a byte that is not UTF-8 is check's error, not a traceback."""
+    for name in ("servers.csv", "builds.csv"):
+        (data / name).write_bytes(b"\xef\xbb\xbf" + (data / name).read_bytes())
+    problems, _ = run(LATIN, data)
+    assert problems.errors == []
+    builds = (data / "builds.csv").read_bytes()
+    assert builds.startswith(b"\xef\xbb\xbfid,") and b"\nma100230_rel_withdbg,mariadb,innodb,10.2.30," in builds
+    shutil.rmtree(data / "campaigns" / CAMPAIGN)
+    for name in ("servers.csv", "builds.csv"):
+        good = (data / name).read_bytes().removeprefix(b"\xef\xbb\xbf")
+        (data / name).write_bytes(good.replace(b",src\n", b",\xe9\n", 1))  # line 2 ends ",src"
+        before = digest(data)
+        with pytest.raises(UserError, match=f"{name} cannot be read.*nothing was changed") as e:
+            run(LATIN, data)
+        [p] = e.value.problems
+        column = len(good.split(b"\n")[1]) - 2  # where "src" was
+        assert (Path(p.path).name, p.line, p.column, p.message) == (name, 2, column, "invalid UTF-8 byte 0xe9")
+        assert digest(data) == before
+        (data / name).write_bytes((data / name).read_bytes().replace(b"\xe9", b"src"))

@@ -35,6 +35,7 @@ from .parsers.mytools import (
 from .paths import Paths
 from .problems import Problems, UserError
 from .validate.archive import _without_sections, summary_folders, thread_count
+from .validate.csvfile import decode
 from .validate.load import CAMPAIGN_DIR
 
 ENGINES = {"mysql": "innodb", "mariadb": "innodb", "percona": "innodb", "postgres": "postgres"}
@@ -68,7 +69,17 @@ class Found:
 def _read_csv(path: Path) -> list[dict]:
     if not path.is_file():
         raise UserError(f"{path}: missing; --data must name a Papercuts data folder (with servers.csv, ...)")
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    return list(csv.DictReader(io.StringIO(_catalog_text(path))))
+
+
+def _catalog_text(path: Path) -> str:
+    """A catalog's text as papercuts check reads it: a spreadsheet's BOM dropped, nothing guessed."""
+    problems = Problems()
+    text = decode(path.read_bytes(), _shown(path), problems)
+    if text is None:
+        raise UserError(f"{path.name} cannot be read; fix it (papercuts check says the same) and import again; "
+                        "nothing was changed", problems.sorted())
+    return text
 
 
 def _ids(rows: list[dict], key: str = "id") -> set[str]:
@@ -162,6 +173,11 @@ def _met_names(blocks, found: Found) -> None:
                 found.configs.add(variant.config)
 
 
+def _shown(path: Path) -> str:
+    """A path as papercuts check prints one: relative to the working directory when inside it."""
+    return Paths.make().rel(path)
+
+
 def _parse(path: Path, raw: Path, parse):
     try:
         parsed = read(path, parse, path.relative_to(raw).as_posix())
@@ -177,7 +193,7 @@ def _append(path: Path, rows: list[dict]) -> None:
     if not rows:
         return
     data = path.read_bytes()
-    header = next(csv.reader(io.StringIO(data.decode("utf-8"))))
+    header = next(csv.reader(io.StringIO(_catalog_text(path))))
     newline = "\r\n" if b"\r\n" in data else "\n"
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=header, lineterminator=newline, extrasaction="ignore")
