@@ -310,3 +310,21 @@ def test_catalogs_are_read_as_check_reads_them(data):
         assert (Path(p.path).name, p.line, p.column, p.message) == (name, 2, column, "invalid UTF-8 byte 0xe9")
         assert digest(data) == before
         (data / name).write_bytes((data / name).read_bytes().replace(b"\xe9", b"src"))
+
+
+def test_a_malformed_archive_file_is_said_once_at_the_path_given(data, tmp_path, capsys):
+    from papercuts.cli import main
+
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    lines = (src / "o.met.latest").read_text().splitlines()
+    row = next(i for i, ln in enumerate(lines) if ln[:1].isdigit())
+    lines[row] = "garbage " + lines[row]
+    (src / "o.met.latest").write_text("\n".join(lines) + "\n")
+    before = digest(data)
+    assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 1
+    err = capsys.readouterr().err
+    assert err.count("'garbage") == 1, err
+    assert err.startswith(f"{src / 'o.met.latest'}:{row + 1}:1: error: 'garbage"), err
+    assert "nothing was changed" in err and digest(data) == before

@@ -95,9 +95,13 @@ def resolve_server(servers: list[dict], name: str) -> str:
                     "(with the archive's name for it in aliases) and pass --server ID")
 
 
-def scan(raw: Path, meta: dict, say=print) -> Found:
-    """Parse the copied tables once to learn what they name (the build parses them again)."""
+def scan(raw: Path, meta: dict, say=print, src: Path | None = None) -> Found:
+    """Parse the copied tables once to learn what they name (the build parses them again). A file's
+    problem names it in src, the folder the user gave, when given: the copy is gone by then."""
     found = Found()
+
+    def shown(path: Path) -> str:
+        return _shown(src / path.relative_to(raw)) if src else path.relative_to(raw).as_posix()
 
     def names(table: QpsTable) -> None:
         for n in (*table.columns, *([table.relative_to] if table.relative_to else [])):
@@ -109,7 +113,7 @@ def scan(raw: Path, meta: dict, say=print) -> Found:
     for folder in summary_folders(raw):
         mets = {}
         for path in folder.met.values():
-            blocks = _parse(path, raw, parse_o_met)
+            blocks = _parse(path, shown, parse_o_met)
             mets[path.relative_to(raw).as_posix()] = (path, blocks)
             found.met_files.append(path.relative_to(raw).as_posix())
             _met_names(blocks, found)
@@ -121,7 +125,7 @@ def scan(raw: Path, meta: dict, say=print) -> Found:
                     say(f"{path.relative_to(raw).as_posix()}: its columns do not name builds; kept as evidence")
                     continue
                 text_fix = _without_sections if ext == "tsv.edit" else (lambda t: t)
-                table = _parse(path, raw, lambda t, shown, fix=text_fix: parse_qps_tsv(fix(t), shown))
+                table = _parse(path, shown, lambda t, at, fix=text_fix: parse_qps_tsv(fix(t), at))
                 names(table)
                 rel = path.relative_to(raw).as_posix()
                 t = thread_count(raw, path, mets, meta)
@@ -129,11 +133,11 @@ def scan(raw: Path, meta: dict, say=print) -> Found:
                     found.missing_threads.append(rel)
                 else:
                     found.threads.append((rel, *t))
-    _run_names(raw, found)
+    _run_names(raw, found, shown)
     return found
 
 
-def _run_names(raw: Path, found: Found) -> None:
+def _run_names(raw: Path, found: Found, shown) -> None:
     """The builds, configs, tests and thread counts the per-run trees name: x.<build>.<config>.pk<N>
     folders of sb.o.<test>.range<R>.pk<N>.dop<T> files (the build parses them again)."""
     for vdir in sorted(p for p in raw.rglob("x.*") if p.is_dir()):
@@ -147,7 +151,7 @@ def _run_names(raw: Path, found: Found) -> None:
                 found.tests.add(tf.test)
                 threads.add(tf.threads)
                 found.runs += 1
-                head = "\n".join(file_bytes(f, f.name)[:4096].decode("utf-8", "replace").splitlines()[:8])
+                head = "\n".join(file_bytes(f, shown(f))[:4096].decode("utf-8", "replace").splitlines()[:8])
                 found.sysbench.update(_SYSBENCH.findall(head))
         if threads:
             found.builds.setdefault(name.build_id, name)
@@ -178,11 +182,8 @@ def _shown(path: Path) -> str:
     return Paths.make().rel(path)
 
 
-def _parse(path: Path, raw: Path, parse):
-    try:
-        parsed = read(path, parse, path.relative_to(raw).as_posix())
-    except ParseError as e:
-        raise UserError(str(e), [e.problem]) from None
+def _parse(path: Path, shown, parse):
+    parsed = read(path, parse, shown(path))
     if isinstance(parsed, Gap):
         raise UserError(f"{parsed.path}: {parsed.reason} file; remove it from the archive folder or regenerate it")
     return parsed
@@ -260,7 +261,10 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
     with tempfile.TemporaryDirectory(prefix=".import-", dir=data) as tmp:
         raw = Path(tmp) / "raw"
         copied = _copy_tree(src, raw)
-        found = scan(raw, {"_file": "campaign.toml"}, say)  # what the tables say alone
+        try:
+            found = scan(raw, {"_file": "campaign.toml"}, say, src)  # what the tables say alone
+        except ParseError as e:  # its message is the problem, printed already: say what follows
+            raise UserError(f"{label}: a file cannot be read (above); nothing was changed", e.problems) from None
         written_threads = _thread_counts(found, src, threads)
         if found.unnamed_config and not config:
             raise UserError(f"{label}: its o.met tables (sum_met_dop.sh) name builds and thread counts but no "
