@@ -328,3 +328,20 @@ def test_a_malformed_archive_file_is_said_once_at_the_path_given(data, tmp_path,
     assert err.count("'garbage") == 1, err
     assert err.startswith(f"{src / 'o.met.latest'}:{row + 1}:1: error: 'garbage"), err
     assert "nothing was changed" in err and digest(data) == before
+
+
+def test_a_failed_import_says_nothing_was_added_and_no_location_spans_two_lines(data, tmp_path, capsys):
+    from papercuts.cli import main
+
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    (src / "bad\nname.txt").write_text("a file name papercuts check refuses\n")
+    assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 1
+    out, err = capsys.readouterr()
+    assert "added to" not in out and "nothing was changed" in err
+    assert f"campaigns/{CAMPAIGN}/raw/bad\\nname.txt:1:1: error: name 'bad\\nname.txt' is not allowed" in err, err
+    assert all(line.startswith(("papercuts:", "data/", str(data))) or ": warning: " in line
+               for line in err.splitlines()), err
+    problems, said = run(LATIN, data)
+    assert problems.errors == [] and "added to builds.csv: ma100230_rel_withdbg" in said

@@ -356,9 +356,6 @@ def _write_and_check(staged: Path, target: Path, data: Path, additions: dict[str
         target.parent.mkdir(exist_ok=True)
         shutil.move(str(staged), str(target))
         staged.mkdir()  # TemporaryDirectory removes it on exit
-        for name, rows in additions.items():
-            for r in rows:
-                say(f"added to {name}.csv: {r.get('id') or r.get('name')}")
         _, problems = validate(Paths.make(data=str(data)))
         if problems.errors:
             raise _Failed(problems)
@@ -367,6 +364,9 @@ def _write_and_check(staged: Path, target: Path, data: Path, additions: dict[str
             (data / f"{name}.csv").write_bytes(content)
         shutil.rmtree(target, ignore_errors=True)
         raise
+    for name, rows in additions.items():  # only now are they added: a failed check puts them back
+        for r in rows:
+            say(f"added to {name}.csv: {r.get('id') or r.get('name')}")
     return problems
 
 
