@@ -345,3 +345,20 @@ def test_a_failed_import_says_nothing_was_added_and_no_location_spans_two_lines(
                for line in err.splitlines()), err
     problems, said = run(LATIN, data)
     assert problems.errors == [] and "added to builds.csv: ma100230_rel_withdbg" in said
+
+
+@pytest.mark.parametrize("threads", ["0", "-4", "1000001", "99999999999999999999"])
+def test_a_thread_count_out_of_range_is_refused_at_its_flag(data, tmp_path, capsys, threads):
+    from papercuts.cli import main
+
+    src = tmp_path / "archive"  # a table that needs --threads
+    src.mkdir()
+    for ext in ("csv", "tsv"):
+        shutil.copy(LATIN / f"qps.abs.latest.{ext}", src / f"qps.abs.latest.{ext}")
+    before = digest(data)
+    assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN, "--threads", threads]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"papercuts: error: --threads {threads}: the thread count must be a whole number from 1 to "
+                   "1000000 (the sysbench --threads of the run)\n")
+    assert digest(data) == before
