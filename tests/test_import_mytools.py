@@ -362,3 +362,21 @@ def test_a_thread_count_out_of_range_is_refused_at_its_flag(data, tmp_path, caps
     assert err == (f"papercuts: error: --threads {threads}: the thread count must be a whole number from 1 to "
                    "1000000 (the sysbench --threads of the run)\n")
     assert digest(data) == before
+
+
+def test_hidden_files_are_not_copied_and_the_import_says_which(data, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    (src / ".git" / "refs").mkdir(parents=True)
+    (src / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (src / ".git" / "refs" / "main").write_text("0" * 40 + "\n")
+    (src / ".hidden").write_text("x\n")
+    problems, said = run(src, data)
+    assert problems.errors == []
+    why = "a hidden name (starting with '.'), which papercuts check allows nowhere under raw/"
+    assert [s for s in said if "not copied" in s] == [f".git/: not copied (2 file(s)): {why}",
+                                                      f".hidden: not copied (1 file(s)): {why}"]
+    target = data / "campaigns" / CAMPAIGN
+    assert not any(p.name.startswith(".") for p in (target / "raw").rglob("*"))
+    notes = tomllib.loads((target / "campaign.toml").read_text())["notes"]
+    assert "byte for byte but for its 3 hidden file(s) (names starting with '.'), not copied" in notes

@@ -33,7 +33,7 @@ from .parsers.mytools import (
     parse_test_file_name,
 )
 from .paths import Paths
-from .problems import Problems, UserError
+from .problems import Problems, UserError, printable
 from .validate.archive import _without_sections, summary_folders, thread_count
 from .validate.csvfile import decode
 from .validate.load import CAMPAIGN_DIR
@@ -46,7 +46,6 @@ EDITIONS = {  # as bench/sysbench.lua/all_small.sh in mdcallag/mytools runs them
 }
 _NAME_THREADS = re.compile(r"(?:^|\.)(\d+)u(?=\.|$)")
 _SYSBENCH = re.compile(r"^sysbench (\d\S*)", re.M)  # the banner of a sysbench run's output
-SKIP = {".DS_Store"}
 MAX_THREADS = int(RESULTS.column("threads").maximum)  # a larger count is no result the build can hold
 
 
@@ -217,11 +216,17 @@ def _toml(values: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _copy_tree(src: Path, dst: Path) -> list[str]:
-    copied = []
+def _copy_tree(src: Path, dst: Path) -> tuple[list[str], dict[str, int]]:
+    """The files copied, and the hidden ones not copied: papercuts check allows no name starting
+    with '.' under raw/ (.git/, .DS_Store), so they are left out, and named (with a file count)."""
+    copied: list[str] = []
+    hidden: dict[str, int] = {}
     for f in sorted(src.rglob("*")):
         rel = f.relative_to(src)
-        if f.name in SKIP or any(p.startswith(".") for p in rel.parts):
+        dot = next((i for i, part in enumerate(rel.parts) if part.startswith(".")), None)
+        if dot is not None:
+            name = Path(*rel.parts[:dot + 1]).as_posix() + ("/" if dot + 1 < len(rel.parts) or f.is_dir() else "")
+            hidden[name] = hidden.get(name, 0) + (not f.is_dir())
             continue
         if f.is_symlink():
             raise UserError(f"{f}: a symbolic link; copy the file it points to into the archive folder")
@@ -230,7 +235,7 @@ def _copy_tree(src: Path, dst: Path) -> list[str]:
         (dst / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, dst / rel)
         copied.append(rel.as_posix())
-    return copied
+    return copied, hidden
 
 
 def _same_tree(a: Path, b: Path) -> bool:
@@ -264,7 +269,10 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
     label = src.name if "." in src.name else f"{src.parent.name}/{src.name}"
     with tempfile.TemporaryDirectory(prefix=".import-", dir=data) as tmp:
         raw = Path(tmp) / "raw"
-        copied = _copy_tree(src, raw)
+        copied, hidden = _copy_tree(src, raw)
+        for name, count in hidden.items():
+            say(f"{printable(name)}: not copied ({count} file(s)): a hidden name (starting with '.'), "
+                "which papercuts check allows nowhere under raw/")
         try:
             found = scan(raw, {"_file": "campaign.toml"}, say, src)  # what the tables say alone
         except ParseError as e:  # its message is the problem, printed already: say what follows
@@ -284,7 +292,9 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
             "server": server_id, "raw_layout": "mytools",
             "threads": written_threads,
             "config": config if found.unnamed_config else None,
-            "notes": f"The files under raw/ are the archive folder {label} byte for byte; every build reads "
+            "notes": f"The files under raw/ are the archive folder {label} byte for byte"
+                     + (f" but for its {sum(hidden.values())} hidden file(s) (names starting with '.'), not copied"
+                        if hidden else "") + "; every build reads "
                      + ("its per-run sysbench outputs again (the site's numbers), and checks its tables against them."
                         if found.runs else "its tables again.") + (f" {notes}" if notes else ""),
         })
