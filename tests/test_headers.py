@@ -2,8 +2,10 @@
 framed by any origin, every other path only by the site itself (issue 14)."""
 from __future__ import annotations
 
+import tomllib
 import urllib.request
 
+from papercuts.paths import PROJECT
 from papercuts.publish.serve import headers_for, netlify_headers
 
 
@@ -73,3 +75,11 @@ def test_headers_set_by_several_rules_are_joined_as_netlify_joins_them():
     assert headers_for("/b", rules) == {"Content-Security-Policy": "default-src 'self'", "X-A": "1"}
     assert policies("default-src 'self', frame-ancestors 'self'") == [
         {"default-src": ["'self'"]}, {"frame-ancestors": ["'self'"]}]
+
+
+def test_netlify_builds_give_hugo_the_sites_own_address():
+    """Feeds, the sitemap and embed snippets need absolute URLs: a build with baseURL "/" wrote the
+    Atom feed's ids and the sitemap's locations as /regressions/ and /campaigns/."""
+    config = tomllib.loads((PROJECT / "netlify.toml").read_text())
+    assert config["build"]["command"] == "HUGO_BASEURL=$URL make site"
+    assert config["context"]["deploy-preview"]["command"] == "HUGO_BASEURL=$DEPLOY_PRIME_URL make site"
