@@ -240,12 +240,13 @@ def test_a_raw_output_that_is_not_utf8_is_an_error_at_its_line(tmp_path):
     data = raw_campaign(tmp_path)
     out = data / CAMPAIGN / "raw" / "my8028.cfg" / "point-query.t1.r1.sysbench.txt"
     lines = out.read_bytes().split(b"\n")
-    lines[2] = lines[2] + b" caf\xe9"  # latin-1, as a legacy locale writes it
+    lines[2] = "é ".encode() + lines[2] + b" caf\xe9"  # latin-1, as a legacy locale writes it
     out.write_bytes(b"\n".join(lines))
     _, problems = validate(Paths.make(data=data))
     [p] = problems.errors
-    assert (p.path.endswith("point-query.t1.r1.sysbench.txt"), p.line) == (True, 3)
-    assert p.message.startswith("invalid UTF-8 byte 0xe9") and "iconv" in p.hint
+    column = len(lines[2].decode("utf-8", errors="replace"))  # in characters: é is two bytes
+    assert (p.path.endswith("point-query.t1.r1.sysbench.txt"), p.line, p.column) == (True, 3, column)
+    assert p.message == "invalid UTF-8 byte 0xe9" and "iconv" in p.hint
 
 
 def test_only_large_files_not_compressed_already_are_served_gzipped():

@@ -19,8 +19,9 @@ class Row:
     columns: dict[str, int]  # 1-based character column where each field starts
 
 
-def split_line(line: str) -> tuple[list[str], list[int], str | None]:
-    """Split one CSV line (RFC 4180 quoting) into fields and their start columns."""
+def split_line(line: str) -> tuple[list[str], list[int], tuple[str, int] | None]:
+    """Split one CSV line (RFC 4180 quoting) into fields and their start columns; a quoting
+    error is (what is wrong, its column)."""
     if '"' not in line:  # most lines: str.split, and each start one past the previous field's comma
         fields = line.split(",")
         return fields, list(accumulate((len(f) + 1 for f in fields[:-1]), initial=1)), None
@@ -33,7 +34,7 @@ def split_line(line: str) -> tuple[list[str], list[int], str | None]:
             j, buf = i + 1, []
             while True:
                 if j >= n:
-                    return fields, starts, f"unterminated quoted field starting at column {i + 1}"
+                    return fields, starts, ("unterminated quoted field", i + 1)
                 if line[j] == '"':
                     if j + 1 < n and line[j + 1] == '"':
                         buf.append('"')
@@ -45,13 +46,13 @@ def split_line(line: str) -> tuple[list[str], list[int], str | None]:
             fields.append("".join(buf))
             i = j + 1
             if i < n and line[i] != ",":
-                return fields, starts, f"unexpected text after a closing quote at column {i + 1}"
+                return fields, starts, ("unexpected text after a closing quote", i + 1)
         else:
             j = line.find(",", i)
             j = n if j < 0 else j
             value = line[i:j]
             if '"' in value:
-                return fields, starts, f'stray quote character at column {i + value.index(chr(34)) + 1}'
+                return fields, starts, ("stray quote character", i + value.index('"') + 1)
             fields.append(value)
             i = j
         if i >= n:
@@ -70,8 +71,10 @@ def decode(data: bytes, path: str, problems: Problems) -> str | None:
         problems.error(path, 1, 1, "file is UTF-16", "save it as UTF-8")
         return None
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
-        problems.error(path, line, 1, "file contains NUL bytes, as binary files do",
+        at = data.index(b"\x00")
+        line = data[:at].count(b"\n") + 1
+        col = len(data[data.rfind(b"\n", 0, at) + 1:at].decode("utf-8", errors="replace")) + 1
+        problems.error(path, line, col, "file contains NUL bytes, as binary files do",
                        "data files must be UTF-8 text")
         return None
     try:
@@ -92,7 +95,7 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
         return None
     header, starts, err = split_line(lines[0])
     if err:
-        problems.error(path, 1, 1, f"header: {err}", "fix the quoting")
+        problems.error(path, 1, err[1], f"header: {err[0]}", "fix the quoting")
         return None
     if not _check_header(header, starts, path, table, problems):
         return None
@@ -172,7 +175,7 @@ def _row(number: int, line: str, header: list[str], path: str, problems: Problem
         return None
     values, cols, err = split_line(line)
     if err:
-        problems.error(path, number, 1, err, "quote fields with double quotes and double any quote inside")
+        problems.error(path, number, err[1], err[0], "quote fields with double quotes and double any quote inside")
         return None
     if len(values) != len(header):
         # Point at the first extra field, or at the end of a short line.
