@@ -17,6 +17,12 @@
   if (!form) {
     return;
   }
+  // The page hides the controls and views from a reader without JavaScript (they do nothing
+  // there; its <noscript> says so): this script is what makes them work, so it shows them.
+  var app = document.getElementById("explore-app");
+  if (app) {
+    app.hidden = false;
+  }
   var chartEl = document.getElementById("explore-chart");
   var notesEl = document.getElementById("explore-notes");
   var tableEl = document.getElementById("explore-table");
