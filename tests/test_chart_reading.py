@@ -1,9 +1,67 @@
-"""What a reader can read of the explorer: no dead controls without JavaScript."""
+"""What a reader can read of a chart: a chart wider than a phone scrolls to its last column, on its
+page and on its embed page; no legend or axis label is cut short (two variants differing at their
+ends read alike); and the explorer shows no dead controls without JavaScript."""
 from __future__ import annotations
 
 import pytest
 
+from papercuts.reader import draw_every_chart
+
 pytestmark = pytest.mark.browser
+
+LADDER = "ladder-2026-03-24-pn53-mysql-5-6-to-9-7-pn53-mysql-innodb-c8r32-1"
+WIDE = [f"/ladders/pn53-mysql-1/#chart-{LADDER}", f"/embed/ladders/pn53-mysql-1/{LADDER}/"]
+CUT = 'el => [...el.querySelectorAll("svg text")].map(t => t.textContent).filter(t => t.endsWith("…"))'
+
+
+@pytest.mark.parametrize("url", WIDE)
+def test_a_wide_chart_scrolls_to_its_last_build_on_a_phone(browser, server, url):
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(server + url)
+    chart = page.locator(f'.vega-chart[data-chart-id="{LADDER}"]')
+    chart.scroll_into_view_if_needed()
+    page.wait_for_function("el => el.dataset.rendered === 'true'", arg=chart.element_handle())
+    # The box the reader sees is what scrolls (a wrapper inside it that scrolled left it at its own
+    # width, no bar on it), and says it does.
+    assert chart.evaluate("e => e.scrollWidth") > chart.evaluate("e => e.clientWidth")
+    assert chart.get_attribute("data-wide") == "true"
+    assert "scroll" in chart.evaluate("e => getComputedStyle(e, '::before').content")
+    last = chart.locator("g.role-axis-label text", has_text="9.7.0")
+    assert last.bounding_box()["x"] > 390  # off-screen until scrolled
+    chart.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    box = last.bounding_box()
+    assert 0 <= box["x"] and box["x"] + box["width"] <= 390, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the page itself does not
+    context.close()
+
+
+@pytest.mark.parametrize("width", [390, 720])
+def test_no_legend_or_axis_label_is_cut_short(browser, server, width):
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    cut = {}
+    for url in ["/investigations/innodb-busy-wait-8030/", "/ladders/pn53-mysql-1/",
+                "/embed/investigations/innodb-busy-wait-8030/dell32-rqps/"]:
+        page.goto(server + url)
+        draw_every_chart(page)
+        for chart in page.locator(".vega-chart").all():
+            texts = chart.evaluate(CUT)
+            if texts:
+                cut[(url, chart.get_attribute("data-chart-id"))] = texts
+    context.close()
+    assert cut == {}
+
+
+def test_the_explorer_legend_is_whole(browser, server):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(server + "/explore/")  # ax162-s: ma100244_rel_withdbg.z12a_c32r128 and its like
+    page.wait_for_function("() => Number(document.getElementById('explore-chart').dataset.rendered || 0) >= 1",
+                           timeout=20000)
+    assert page.locator("#explore-chart svg g.role-legend-label text").count() > 0
+    assert page.locator("#explore-chart").evaluate(CUT) == []
+    context.close()
 
 
 def test_the_explorer_without_javascript_shows_its_note_and_no_controls(browser, server):

@@ -72,7 +72,7 @@ def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
     spec["width"] = {"step": 56}
     spec["height"] = 260
     x = {"field": "build", "type": "ordinal", "sort": variants, "title": None,
-         "axis": {"labelAngle": -40, "labelLimit": 180}}
+         "axis": {"labelAngle": -40}}
     y = {"field": "rqps", "type": "quantitative", "title": "relative to the first build (log)",
          "scale": {"type": "log", "nice": False}, "axis": {"format": "~g"}}
     colour = {"field": "series", "type": "nominal", "title": "series", "scale": {"scheme": "tableau10"}}

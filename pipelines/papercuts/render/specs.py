@@ -11,10 +11,15 @@ from . import colours
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 GROUP_ORDER = ["point", "range", "write", "other"]
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+# Labels are never cut short: variants differ at their ends ("…_norndfast.z11a_nops_spin5_c32r128"),
+# so a label cut to a width showed several series or rows under one name. The legend sits below the
+# plot, one label a line, and a chart wider than its box scrolls (site.css). Numeric ticks that
+# would overlap are thinned (greedy), not drawn over each other; names (band axes) are never dropped.
 CONFIG = {
     "font": FONT,
-    "axis": {"labelLimit": 260, "titleFontWeight": 600},
-    "legend": {"labelLimit": 420, "orient": "bottom", "columns": 1},
+    "axis": {"labelLimit": 0, "titleFontWeight": 600},
+    "axisQuantitative": {"labelOverlap": "greedy"},
+    "legend": {"labelLimit": 0, "orient": "bottom", "columns": 1},
     "view": {"stroke": None},
 }
 # A legend click shows one series; shift-click adds more; double-click clears.

@@ -91,18 +91,22 @@
   // On a narrow screen (a phone) a chart drawn at its desktop width would push most of its marks
   // off-screen: fixed numeric widths, of the chart or of each facet, shrink to what fits beside
   // the axis labels. Step widths (heatmap cells) keep their size and the chart box scrolls.
-  // Long y labels are cut to LABEL_PX there (the tooltip keeps the full name).
+  // Labels are not cut (specs.py CONFIG): two variants differing at their ends would read alike.
   var LABELS_PX = 210;
-  var LABEL_PX = 110;
   var MIN_PX = 120;
   var TITLE_MARGIN_PX = 16;  // Vega's padding (5 px a side), and a little room
 
   function fitWidth(spec, available) {
     var target = spec.spec && typeof spec.spec.width === "number" ? spec.spec : spec;
     if (typeof target.width === "number" && target.width + 2 * LABELS_PX > available) {
-      spec.config = Object.assign({}, spec.config);
-      spec.config.axisY = Object.assign({}, spec.config.axisY, { labelLimit: LABEL_PX });
-      spec.config.legend = Object.assign({}, spec.config.legend, { labelLimit: Math.max(MIN_PX, available - 60) });
+      // A panel's name (point, range, write) goes above its panel, not beside its labels: the
+      // labels are whole, and the plot stays on the screen beside them.
+      var row = spec.facet && spec.facet.row;
+      if (row && row.header) {
+        spec.facet = Object.assign({}, spec.facet, {
+          row: Object.assign({}, row, { header: Object.assign({}, row.header, { labelOrient: "top" }) })
+        });
+      }
       target.width = Math.max(MIN_PX, Math.min(target.width, available - LABELS_PX));
     }
     return spec;
@@ -166,6 +170,19 @@
     return opts;
   }
 
+  // A chart wider than its box (a heatmap's cells, a ladder's builds on a phone) scrolls inside
+  // .vega-chart; a phone shows no scroll bar until the reader scrolls, so site.css writes a note
+  // above such a chart (data-wide). Checked again when the box changes width (a phone turned).
+  function markWide(el) {
+    var check = function () {
+      if (el.scrollWidth > el.clientWidth + 1) { el.dataset.wide = "true"; } else { delete el.dataset.wide; }
+    };
+    check();
+    if ("ResizeObserver" in window) {
+      new ResizeObserver(check).observe(el);
+    }
+  }
+
   function render(el) {
     if (el.dataset.drawing) {
       return;
@@ -176,6 +193,7 @@
       return vegaEmbed(el, fitTitle(fitWidth(spec, available), available - TITLE_MARGIN_PX), options(el));
     }).then(function (result) {
       el.dataset.rows = String(result.view.data("table").length);
+      markWide(el);
       el.dataset.ms = String(Math.round(performance.now()));  // drawn, since navigation began
       el.dataset.rendered = "true";
     }).catch(function (err) {

@@ -1053,6 +1053,12 @@
     }
     forget();
     chartEl.textContent = "";
+    // Legend and axis labels whole, as on the site's charts (render/specs.py CONFIG): build.config
+    // names differ at their ends, and a cut label shows two variants under one name.
+    spec.config = Object.assign({}, spec.config, {
+      axis: Object.assign({ labelLimit: 0 }, spec.config && spec.config.axis),
+      legend: Object.assign({ labelLimit: 0 }, spec.config && spec.config.legend)
+    });
     return vegaEmbed(chartEl, spec, EMBED).then(function (res) {
       if (n !== drawing) {
         res.view.finalize();
