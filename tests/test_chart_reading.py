@@ -53,6 +53,28 @@ def test_no_legend_or_axis_label_is_cut_short(browser, server, width):
     assert cut == {}
 
 
+# Pairs of numeric tick labels of one horizontal axis drawn less than 3 px apart: "1.0" and a last
+# label flush with the axis end ("1.1") read "1.01.1" 1.6 px apart.
+TOUCHING = """el => [...el.querySelectorAll("g.role-axis")].flatMap(axis => {
+  const shown = [...axis.querySelectorAll("g.role-axis-label text")]
+    .filter(t => /^[-+]?[0-9.,]+[%k]?$/.test(t.textContent) && t.getAttribute("opacity") !== "0"
+                 && Number(getComputedStyle(t).opacity) > 0)
+    .map(t => [t.textContent, t.getBoundingClientRect()]).filter(([, b]) => b.width > 0);
+  const rows = shown.filter(([, b]) => Math.abs(b.top - shown[0][1].top) < 1).sort((a, b) => a[1].left - b[1].left);
+  return rows.slice(1).filter(([, b], i) => b.left - rows[i][1].right < 3).map(([t], i) => rows[i][0] + "|" + t);
+})"""
+
+
+def test_numeric_ticks_never_touch_on_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(server + "/investigations/innodb-busy-wait-8030/")
+    draw_every_chart(page)
+    touching = {chart.get_attribute("data-chart-id"): texts for chart in page.locator(".vega-chart").all()
+                if (texts := chart.evaluate(TOUCHING))}
+    context.close()
+    assert touching == {}
+
 def test_the_explorer_legend_is_whole(browser, server):
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()

@@ -14,11 +14,12 @@ FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 # Labels are never cut short: variants differ at their ends ("…_norndfast.z11a_nops_spin5_c32r128"),
 # so a label cut to a width showed several series or rows under one name. The legend sits below the
 # plot, one label a line, and a chart wider than its box scrolls (site.css). Numeric ticks that
-# would overlap are thinned (greedy), not drawn over each other; names (band axes) are never dropped.
+# would overlap or touch are thinned (greedy, a few pixels apart: "1.0" and "1.1" drawn edge to edge
+# read "1.01.1" on a phone), not drawn over each other; names (band axes) are never dropped.
 CONFIG = {
     "font": FONT,
     "axis": {"labelLimit": 0, "titleFontWeight": 600},
-    "axisQuantitative": {"labelOverlap": "greedy"},
+    "axisQuantitative": {"labelOverlap": "greedy", "labelSeparation": 4},
     "legend": {"labelLimit": 0, "orient": "bottom", "columns": 1},
     "view": {"stroke": None},
 }
