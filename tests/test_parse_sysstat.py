@@ -76,5 +76,11 @@ def test_iostat_decimal_commas_old_header_and_megabytes():
 def test_iostat_unknown_device_and_gaps():
     with pytest.raises(ParseError) as e:
         io("iostat-ykx-vda.txt", "nvme0n1", since_boot=False)
-    assert "device 'nvme0n1' is not in the iostat output (devices present: vda)" in str(e.value)
+    assert ("device 'nvme0n1' is not in the iostat output (devices present: vda; set iostat_device in "
+            "campaign.toml to one of them)") in str(e.value)
+    # Cut short before its first device line: said so, with what to do (it said 'devices present: none')
+    head = (RAW / "iostat" / "iostat-ykx-vda.txt").read_text().split("Device")[0] + "Device r/s w/s\n"
+    with pytest.raises(ParseError) as e:
+        iostat.parse(head, "i", device="vda", since_boot=False)
+    assert "holds no device line (cut short?): run iostat -dxm with vda again" in str(e.value)
     assert iostat.parse(" ", "i", device="vda", since_boot=False) == Gap("i", "empty")

@@ -71,6 +71,15 @@ def _float(value: int | float) -> float:
         return math.inf
 
 
+def _device_hint(device: str, devices: list[str]) -> str:
+    """What to do when the campaign's device is not in the output: name one it has, or say the
+    output holds no device report at all (cut short, or run without -d/-x)."""
+    if devices:
+        return f"devices present: {', '.join(devices)}; set iostat_device in campaign.toml to one of them"
+    return (f"the output holds no device line (cut short?): run iostat -dxm with {device} again "
+            "for the whole run, or remove the file")
+
+
 def _numbers(columns: list[str], tokens: list[str], lineno: int, path: str, raw: str) -> list[float]:
     numbers = [decimal_comma(t) for t in tokens]
     for name, token, number, col in zip(columns, tokens, numbers, token_columns(raw)[1:], strict=True):
@@ -123,8 +132,7 @@ def parse(text: str, path: str = "<iostat>", *, device: str, since_boot: bool) -
     if columns is None:
         raise ParseError(path, 1, "no device report (Device ... r/s ...) in the iostat output", HINT)
     if device not in devices:
-        raise ParseError(path, 1, f"device '{device}' is not in the iostat output",
-                         f"devices present: {', '.join(devices) or 'none'}")
+        raise ParseError(path, 1, f"device '{device}' is not in the iostat output", _device_hint(device, devices))
     if since_boot:
         rows = [r for r in rows if r.report != 1]
     return Iostat(device, tuple(columns), tuple(rows), tuple(devices), cpus, since_boot)
@@ -161,8 +169,7 @@ def parse_json(text: str, path: str = "<iostat -o JSON>", *, device: str, since_
             columns = tuple(values)
             rows.append(Sample(number, lines.get(number, 1), tuple((k, float(v)) for k, v in values.items())))
     if device not in devices:
-        raise ParseError(path, 1, f"device '{device}' is not in the iostat output",
-                         f"devices present: {', '.join(devices) or 'none'}")
+        raise ParseError(path, 1, f"device '{device}' is not in the iostat output", _device_hint(device, devices))
     if since_boot:
         rows = [r for r in rows if r.report != 1]
     cpus = host.get("number-of-cpus")
