@@ -192,6 +192,15 @@ def test_campaign_toml_as_a_link_or_a_folder_is_named_so(tmp_path):
     assert [m.rsplit(": ", 1)[1] for m in messages(data)] == ["is a folder, expected a file"]
 
 
+def test_a_raw_output_that_is_a_folder_is_named_so_not_misnamed(tmp_path):
+    data = raw_campaign(tmp_path)
+    out = data / CAMPAIGN / "raw" / "my8028.cfg" / "point-query.t1.r1.vmstat.txt"
+    out.mkdir()
+    (out / "vmstat.txt").write_text("x\n")
+    # It said: 'raw output name does not say its test, threads and repetition' of a good name.
+    assert [m for m in messages(data) if "vmstat" in m] == [
+        f"{out}: is a folder, expected the tool's output file"]
+
 def test_a_catalog_that_is_a_folder_is_an_error_not_a_traceback(tmp_path):
     data = write_data(tmp_path / "data")
     (data / "configs.csv").unlink()

@@ -206,7 +206,10 @@ def _papercuts_runs(raw: Path, paths: Paths, problems: Problems) -> tuple[list[R
         for f in sorted(vdir.iterdir()):
             fm = _PAPERCUTS_RUN.fullmatch(f.name)
             if not f.is_file() or not fm:
-                if f.name.endswith(tuple("." + suffix for suffix in BY_SUFFIX)):
+                if fm and f.is_dir():  # named as a run's output, but a folder: the name is not the problem
+                    problems.error(paths.rel(f), 1, 1, "is a folder, expected the tool's output file",
+                                   f"replace the folder with the output file {f.name}")
+                elif f.name.endswith(tuple("." + suffix for suffix in BY_SUFFIX)):
                     problems.error(paths.rel(f), 1, 1, "raw output name does not say its test, threads and repetition",
                                    _LAYOUT_HINT["papercuts"])
                 continue  # my.cnf, variables.txt, ...: evidence, listed on the campaign page
