@@ -60,8 +60,8 @@ def test_folded_gaps_and_errors():
 
 
 def test_folded_weights_out_of_range_are_errors_at_their_line():
-    cases = {"a;b 3\nc;d " + "9" * 400 + "\n": (2, "a count below 1e308"),  # float() of it: inf
-             "50% a;b\n150.5% c;d\n": (2, "a share of at most 100%"),
+    cases = {"a;b 3\nc;d " + "9" * 400 + "\n": (2, "weight is inf, not a finite number"),  # float() of it: inf
+             "50% a;b\n150.5% c;d\n": (2, "weight is 150.5%, over 100%"),
              "# perf\na;b 0\nc;d 0\n": (2, "every stack's weight is 0")}
     for text, (line, said) in cases.items():
         with pytest.raises(ParseError) as e:

@@ -64,27 +64,28 @@ def export(paths: Paths, table: str, out: str) -> tuple[Path, int]:
 
 
 def _check_target(paths: Paths, out: str, target: Path, partitioned: bool) -> None:
-    """An export replaces only what an export writes: never the data, the project or a folder
-    holding anything else (it removed a whole data folder given as --out, and a notes file beside
-    a partitioned export)."""
-    def within(a: Path, b: Path) -> bool:
-        return a == b or b in a.parents
-
-    clash = ("is the data folder or inside it" if within(target, paths.data) else
-             "contains the data folder" if within(paths.data, target) else
-             "contains the project" if within(paths.project, target) else None)
-    if clash is None and target.is_dir() and not partitioned:
-        clash = "is a folder (a file is named: end the name with / for a partitioned folder)"
-    if clash is None and target.is_dir():
-        foreign = next((p for p in target.rglob("*") if not _exported(p, target)), None)  # the first will do
-        if foreign:
-            clash = f"holds files an export did not write, such as {foreign.relative_to(target).as_posix()}"
-    elif clash is None and target.exists() and partitioned:
-        clash = "is a file, not a folder"
-    if clash:
+    if clash := _clash(paths, target, partitioned):
         raise UserError(f"--out {out} {clash}", [Problem(
             out, 1, 1, "error", f"exporting there would replace it: --out {clash}",
             "export to a new or empty folder of its own, or to a .csv or .parquet file outside the data")])
+
+
+def _clash(paths: Paths, target: Path, partitioned: bool) -> str | None:
+    """Why an export may not replace `target`, or None: an export replaces only what an export
+    writes, never the data, the project or a folder holding anything else (it removed a whole data
+    folder given as --out, and a notes file beside a partitioned export)."""
+    if target.is_relative_to(paths.data):
+        return "is the data folder or inside it"
+    if paths.data.is_relative_to(target):
+        return "contains the data folder"
+    if paths.project.is_relative_to(target):
+        return "contains the project"
+    if target.is_dir() and not partitioned:
+        return "is a folder (a file is named: end the name with / for a partitioned folder)"
+    if target.is_dir():
+        foreign = next((p.relative_to(target) for p in target.rglob("*") if not _exported(p, target)), None)
+        return f"holds files an export did not write, such as {foreign.as_posix()}" if foreign else None
+    return "is a file, not a folder" if partitioned and target.exists() else None
 
 
 def _exported(path: Path, root: Path) -> bool:

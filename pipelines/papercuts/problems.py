@@ -25,6 +25,13 @@ class Problem:
         return f"::{level} file={_escape_property(self.path)},line={self.line},col={self.column}::{msg}"
 
 
+def place(data: bytes, at: int) -> tuple[int, int]:
+    """The 1-based line and column of byte offset `at` of a file, the column in characters (the
+    bytes before it on its line read as UTF-8, as far as they are)."""
+    start = data.rfind(b"\n", 0, at) + 1
+    return data.count(b"\n", 0, at) + 1, len(data[start:at].decode("utf-8", errors="replace")) + 1
+
+
 def printable(text: str) -> str:
     """text with each control or other unprintable character escaped as Python writes it (a newline
     as \\n): a file name holding one must not split the one line that names it."""

@@ -153,9 +153,9 @@ def spans(values: np.ndarray, sigma: np.ndarray, rows: np.ndarray, lo: np.ndarra
 
 
 def _changes(names: list[str], logs: np.ndarray, values: np.ndarray, sigma: np.ndarray,
-             found: list[list[tuple[int, float, float]]], shared: list[list[int]] | None = None) -> list[Change]:
+             found: list[list[tuple[int, float, float]]], neighbours: list[list[int]] | None = None) -> list[Change]:
     """The changes of these series (rows): sizes on their logs as measured, between their own
-    changes and the `shared` ones of each row's ladder (the drift's and its group median's), spans
+    changes and each row's `neighbours` (its ladder's drift's and group median's changes), spans
     on the values searched, all spans at once."""
     rows, lo, hi, at = [], [], [], []
     for row, f in enumerate(found):
@@ -167,14 +167,14 @@ def _changes(names: list[str], logs: np.ndarray, values: np.ndarray, sigma: np.n
     first, last = spans(values, sigma, *(np.array(x, dtype=np.int64) for x in (rows, lo, hi, at)))
     out, i = [], 0
     for row, (name, xs, f) in enumerate(zip(names, logs, found, strict=True)):
-        bounds = sorted({k for k, _, _ in f} | set(shared[row] if shared else ()))
+        bounds = {k for k, _, _ in f} | set(neighbours[row] if neighbours else ())
         for k, z, p in f:
             out.append(Change(name, k, _relative(xs, k, bounds), z, p, int(first[i]), int(last[i])))
             i += 1
     return out
 
 
-def _relative(values: np.ndarray, index: int, changes: list[int]) -> float:
+def _relative(values: np.ndarray, index: int, changes: set[int] | list[int]) -> float:
     """exp(mean of the segment after - mean of the segment before) - 1, segments bounded by the
     neighbouring changes."""
     bounds = [0, *sorted(changes), len(values)]

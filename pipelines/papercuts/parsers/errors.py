@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ..problems import Problem, UserError
+from ..problems import Problem, UserError, place
 
 T = TypeVar("T")
 
@@ -67,8 +67,7 @@ def read(path: str | Path, parse: Callable[[str, str], T], display: str | None =
     except UnicodeDecodeError as e:
         # Never guessed as latin-1: a wrong guess changes names silently. The contributor knows
         # the locale the tool ran in and can convert the file.
-        line = raw[:e.start].count(b"\n") + 1
-        col = len(raw[raw.rfind(b"\n", 0, e.start) + 1:e.start].decode("utf-8")) + 1  # in characters
+        line, col = place(raw, e.start)
         raise ParseError(shown, line, f"invalid UTF-8 byte 0x{raw[e.start]:02x}",
                          f"convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8 {Path(shown).name}", col) from None
     return parse(text, shown)

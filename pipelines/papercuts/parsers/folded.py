@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import reduce
 
 from .errors import Gap, ParseError, blank
+from .numbers import out_of_range
 
 HINT = "folded stacks are one 'frame;frame;... weight' per line; regenerate them or remove the file"
 FLAVOURS = ("perf", "period", "percent", "pmp")
@@ -100,11 +101,10 @@ def parse(text: str, path: str = "<folded>", flavour: str = "auto") -> Folded | 
                 m = None
         if not m:
             raise ParseError(path, lineno, f"not a {flavour} folded stack: {line.strip()[:80]!r}", HINT)
-        written = m[1] if flavour in ("percent", "pmp") else m[2]
-        weight = float(written)  # digits only: a number too long for a float is inf, not an error
-        if not math.isfinite(weight) or (flavour == "percent" and weight > 100):
-            raise ParseError(path, lineno, f"weight {written[:40]} is out of range ("
-                             + ("a share of at most 100%)" if flavour == "percent" else "a count below 1e308)"), HINT)
+        weight = float(m[1] if flavour in ("percent", "pmp") else m[2])  # digits too many for a float: inf
+        # No plausible maximum: a period profile's weights are sums of nanoseconds or cycles.
+        if wrong := out_of_range(weight, "weight", percent=flavour == "percent", maximum=math.inf):
+            raise ParseError(path, lineno, wrong, HINT)
         stacks.append(Stack(frames, weight, lineno))
     if not stacks:
         return Gap(path, "empty")

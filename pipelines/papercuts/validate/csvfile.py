@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ..contract import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_ROWS, Table
-from ..problems import Problems
+from ..problems import Problems, place
 from .suggest import did_you_mean
 
 
@@ -71,18 +71,13 @@ def decode(data: bytes, path: str, problems: Problems) -> str | None:
         problems.error(path, 1, 1, "file is UTF-16", "save it as UTF-8")
         return None
     if b"\x00" in data:
-        at = data.index(b"\x00")
-        line = data[:at].count(b"\n") + 1
-        col = len(data[data.rfind(b"\n", 0, at) + 1:at].decode("utf-8", errors="replace")) + 1
-        problems.error(path, line, col, "file contains NUL bytes, as binary files do",
+        problems.error(path, *place(data, data.index(b"\x00")), "file contains NUL bytes, as binary files do",
                        "data files must be UTF-8 text")
         return None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        problems.error(path, line, col, f"invalid UTF-8 byte 0x{data[e.start]:02x}",
+        problems.error(path, *place(data, e.start), f"invalid UTF-8 byte 0x{data[e.start]:02x}",
                        "save the file as UTF-8")
         return None
 
