@@ -1,9 +1,10 @@
 """Stage 3b: version ladders and their change points, from ladder_values (sql/models/03_*).
 
 The SQL gives the values; the search for steps (derive/changepoints.py) is Python because it is a
-recursion over each series. Results go back into DuckDB as four tables for render and export:
-ladders, ladder_builds (position, drift), change_points, and the lines the ladder charts draw
-(ladder_lines), made from the same matrix of values as the search.
+recursion over each series. Results go back into DuckDB as five tables for render and export:
+ladders, ladder_builds (position, drift), change_points, the lines the ladder charts draw
+(ladder_lines), made from the same matrix of values as the search, and the builds measured at a
+version whose other build the ladder keeps (ladder_left_out: one_per_version).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import math
 import threading
 from collections import defaultdict
 from fractions import Fraction
+from itertools import groupby
 
 import duckdb
 import numpy as np
@@ -52,6 +54,10 @@ CREATE TABLE ladder_lines (
     variant VARCHAR NOT NULL, version VARCHAR NOT NULL, series VARCHAR NOT NULL, rqps DOUBLE NOT NULL,
     n BIGINT NOT NULL
 );
+CREATE TABLE ladder_left_out (
+    ladder VARCHAR NOT NULL, campaign VARCHAR NOT NULL, build VARCHAR NOT NULL, config VARCHAR NOT NULL,
+    version VARCHAR NOT NULL, kept_build VARCHAR NOT NULL, kept_config VARCHAR NOT NULL
+);
 """
 
 KEY = ("campaign", "server", "dbms", "engine", "family", "threads")
@@ -64,10 +70,10 @@ FROM ladder_values
 WHERE NOT list_contains($kept::VARCHAR[], campaign)
 ORDER BY rowid
 """
-TABLES = ("ladders", "ladder_builds", "change_points", "ladder_lines")  # their rows made by _search
+TABLES = ("ladders", "ladder_builds", "change_points", "ladder_lines", "ladder_left_out")  # made by _search
 # Their kept rows, in an order that allows it (a ladder's builds by the ladders kept): previous.start.
 IN_PLACE = {"ladders": previous.KEPT, "ladder_builds": "ladder IN (SELECT ladder FROM ladders)",
-            "change_points": previous.KEPT, "ladder_lines": previous.KEPT}
+            "change_points": previous.KEPT, "ladder_lines": previous.KEPT, "ladder_left_out": previous.KEPT}
 
 
 def ladder_id(campaign: str, server: str, dbms: str, engine: str, family: str, threads: int) -> str:
@@ -95,6 +101,55 @@ def _numbered(keys: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     first = np.full(int(present.sum()), len(keys))
     np.minimum.at(first, spos, np.arange(len(keys)))
     return spos, first
+
+
+def one_per_version(variants: list[tuple[str, str, str]]) -> list[int]:
+    """Which of a ladder's variants (build, config, version; in ladder order, a version's together)
+    it keeps: one per version. A campaign that measured several builds or configs of one version
+    (8.0.40 at -O3, -O2 and two patched builds; 18.0 with io_method sync, worker and io_uring) did
+    not measure versions there, and in a row those builds made steps 'from 8.0.40 to 8.0.40' and
+    a noise of their differences. Kept is the variant most like the ladder's other versions': the
+    most of them with its build's flavour (its id without the version token: my8040_rel_o2nofp ->
+    rel_o2nofp), then with its config, then the first (by build id, then config)."""
+    flavours = [(_flavour(b), c) for b, c, _ in variants]
+    kept = []
+    for _, group in groupby(range(len(variants)), key=lambda i: variants[i][2]):
+        group = list(group)
+        if len(group) > 1:
+            others = [flavours[j] for j in range(len(variants)) if variants[j][2] != variants[group[0]][2]]
+            group.sort(key=lambda i: (-sum(f[0] == flavours[i][0] for f in others),
+                                      -sum(f[1] == flavours[i][1] for f in others), i))
+        kept.append(group[0])
+    return kept
+
+
+def _flavour(build: str) -> str:
+    """A build id without its version token, the first of its '_'-separated parts (mytools' names:
+    my8040_rel_o2nofp, pg180_o2nofp, ma110408_rel_withdbg)."""
+    return build.partition("_")[2]
+
+
+def _kept(t: pa.Table, variant_starts: np.ndarray, s: int, e: int):
+    """The ladder of rows s:e: its variants (build, config, version) as measured and as kept
+    (one_per_version), the rows of those kept and each one's position among them; None where fewer
+    than MIN_BUILDS are kept."""
+    firsts = s + np.flatnonzero(variant_starts[s:e])
+    if len(firsts) < MIN_BUILDS:
+        return None
+    measured = list(zip(*(_pick(t, k, firsts) for k in ("build", "config", "version")), strict=True))
+    kept = one_per_version(measured)
+    if len(kept) < MIN_BUILDS:
+        return None
+    at = np.full(len(measured), -1)
+    at[kept] = np.arange(len(kept))
+    vpos = at[np.cumsum(variant_starts[s:e]) - 1]
+    return measured, [measured[i] for i in kept], s + np.flatnonzero(vpos >= 0), vpos[vpos >= 0]
+
+
+def _left_out(lid: str, campaign: str, measured: list[tuple], variants: list[tuple]) -> list[tuple]:
+    """ladder_left_out's rows: each variant measured but not kept, with the one kept at its version."""
+    kept = {v: (b, c) for b, c, v in variants}
+    return [(lid, campaign, b, c, v, *kept[v]) for b, c, v in measured if (b, c) != kept[v]]
 
 
 def _pick(table: pa.Table, name: str, rows) -> list:
@@ -172,9 +227,9 @@ def _copy(con: duckdb.DuckDBPyConnection, campaigns: list[str]) -> None:
                     [campaigns])
 
 
-def _search(t: pa.Table) -> tuple[dict, dict, dict, dict]:
-    """The ladders, their builds, their change points and their lines of these values (Search), as
-    rows per campaign, one dict per table (TABLES).
+def _search(t: pa.Table) -> tuple[dict, ...]:
+    """The ladders, their builds, their change points, their lines and the builds they leave out of
+    these values (Search), as rows per campaign, one dict per table (TABLES).
 
     The rows come as Arrow columns, a ladder is a slice of them and its values a matrix (series x
     builds): no Python object per value (10^6 values at x100 took 5 s as tuples)."""
@@ -187,19 +242,18 @@ def _search(t: pa.Table) -> tuple[dict, dict, dict, dict]:
     bounds = np.append(np.flatnonzero(run_starts(t, KEY)), t.num_rows)
     variant_starts = run_starts(t, (*KEY, "build", "config"))
     ladders, positions, changes, lines = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(list)
+    others = defaultdict(list)
     for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        firsts = s + np.flatnonzero(variant_starts[s:e])
-        if len(firsts) < MIN_BUILDS:
+        if (ladder := _kept(t, variant_starts, s, e)) is None:
             continue
-        variants = list(zip(*(_pick(t, k, firsts) for k in ("build", "config", "version")), strict=True))
-        vpos = np.cumsum(variant_starts[s:e]) - 1
-        spos, first_of = _numbered(series_keys[s:e], width)  # the ladder's series, and each one's first row
+        measured, variants, rows, vpos = ladder
+        spos, first_of = _numbered(series_keys[rows], width)  # the ladder's series, and each one's first row
         matrix = np.full((int(spos.max()) + 1, len(variants)), np.nan)
-        matrix[spos, vpos] = value[s:e]
+        matrix[spos, vpos] = value[rows]
         present = ~np.isnan(matrix)
         whole = present.all(axis=1) & (np.nan_to_num(matrix) > 0).all(axis=1)
         tests, groups = {}, {}
-        for test, rng, group in zip(*(_pick(t, k, s + first_of) for k in ("microbenchmark", "range", "group")),
+        for test, rng, group in zip(*(_pick(t, k, rows[first_of]) for k in ("microbenchmark", "range", "group")),
                                     strict=True):
             tests[series_name(test, rng)] = (test, rng)
             groups[series_name(test, rng)] = group
@@ -209,19 +263,20 @@ def _search(t: pa.Table) -> tuple[dict, dict, dict, dict]:
             continue
         key = tuple(t.column(k)[s].as_py() for k in KEY)
         lid = ladder_id(*key)
-        reps = max(1, int(reps_all[s:e].max()))
-        mask = has_var[s:e]
+        reps = max(1, int(reps_all[rows].max()))
+        mask = has_var[rows]
         # The variance of a mean of repetitions; summed in row order, as a Python sum, so the
         # noise (and every p-value after it) is the same to the last bit from build to build.
-        variances = (log_var[s:e][mask] / reps_all[s:e][mask]).tolist()
+        variances = (log_var[rows][mask] / reps_all[rows][mask]).tolist()
         spread = math.sqrt(sum(variances) / len(variances)) if variances else None
         found, sigma, drift = detect(complete, {n: groups[n] for n in complete}, spread)
         campaign, server, dbms, _, family, threads = key
         ladders[campaign].append((lid, *key, len(variants), len(complete), len(names) - len(complete), sigma, reps))
         positions[campaign] += [(lid, i, b, c, v, drift[i]) for i, (b, c, v) in enumerate(variants)]
+        others[campaign] += _left_out(lid, campaign, measured, variants)
         group_of = [groups[n] for n in names]
-        ratios = (_ratios(matrix, group_of) if present.sum() == e - s else  # one value a cell
-                  _ratios_of_rows(spos, vpos, value[s:e], group_of))
+        ratios = (_ratios(matrix, group_of) if present.sum() == len(rows) else  # one value a cell
+                  _ratios_of_rows(spos, vpos, value[rows], group_of))
         lines[campaign] += [(campaign, server, lid, *line) for line in _lines(variants, ratios, drift, len(complete))]
         for ch in found:
             test, rng = tests.get(ch.series, (None, None))
@@ -235,7 +290,7 @@ def _search(t: pa.Table) -> tuple[dict, dict, dict, dict]:
                             ch.first, ch.last, f"{s0}.{sc0}", f"{s1}.{sc1}", sv0, sv1))
     for rows in lines.values():  # as the charts read them: by ladder, series, position
         rows.sort(key=lambda r: r[2])  # stable: a ladder's rows are in order already
-    return ladders, positions, changes, lines
+    return ladders, positions, changes, lines, others
 
 
 def _lines(variants: list[tuple], ratios: dict[str, tuple[np.ndarray, np.ndarray]], drift: list[float],

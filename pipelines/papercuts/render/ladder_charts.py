@@ -1,8 +1,6 @@
 """The ladder chart: group medians and the shared drift along a version ladder, changes marked."""
 from __future__ import annotations
 
-from collections import Counter
-
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import tables
@@ -25,10 +23,9 @@ def ladder(con, d, where):
         r["change"] = steps.get((r["series"], r["position"]))
         r["ring"] = int(r["change"] is not None)
     variants = [r["variant"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
-    # The axis reads as versions; a version with two builds or configs keeps the variant's name.
+    # The axis reads as versions: a ladder has one build a version (derive/ladders.py one_per_version).
     versions = [r["version"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
-    builds_of = Counter(versions)
-    shown = {v: (ver if builds_of[ver] == 1 else f"{ver} ({v})") for v, ver in zip(variants, versions, strict=True)}
+    shown = dict(zip(variants, versions, strict=True))
     at: dict[tuple, dict] = {}  # (series, variant) -> its row: a table cell is a lookup, not a scan
     for r in rows:
         r["build"] = shown[r["variant"]]

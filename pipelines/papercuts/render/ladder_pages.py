@@ -49,13 +49,10 @@ def _chart_id(ladder: str) -> str:
 
 def _between(r: dict) -> dict:
     """Where a change lies: its two builds, and its span when that is wider (derive/changepoints.py),
-    by version, or by build.config where the span's ends share a version (a ladder of configs)."""
+    by version (a ladder has one build a version: derive/ladders.py one_per_version)."""
     wider = (r["span_before"], r["span_after"]) != (r["before"], r["after"])
-    ends = (r["span_before_version"], r["span_after_version"])
-    if ends[0] == ends[1]:
-        ends = (r["span_before"], r["span_after"])
     return {"between": f"{r['before_version']} → {r['after_version']}",
-            "span": f"{SPAN:.0%} within {ends[0]} → {ends[1]}" if wider else ""}
+            "span": f"{SPAN:.0%} within {r['span_before_version']} → {r['span_after_version']}" if wider else ""}
 
 
 def _changes(rows: list[dict]) -> list[dict]:
@@ -94,6 +91,7 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
     """The ladder pages of one server: one per DBMS and thread count."""
     pages = 0
     as_of = page_as_of(con, server=rows[0]["server"]) if rows else ""
+    left_out = _left_out(con, rows[0]["server"]) if rows else {}
     for (server, dbms, threads), ladders in groupby(rows, key=lambda r: (r["server"], r["dbms"], r["threads"])):
         ladders = list(ladders)
         charts, sections = [], []
@@ -106,6 +104,7 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
                 "id": chart.id, "campaign": lad["campaign"], "campaign_url": campaign_url(lad["campaign"]),
                 "campaign_title": lad["campaign_title"], "family": lad["family"], "engine": lad["engine"],
                 "series": lad["series"], "incomplete": lad["incomplete"],
+                "left_out": left_out.get(lad["ladder"], []),
                 "power": what_it_can_see(lad["builds"], lad["repetitions"], lad["noise"]),
                 "changes": _changes(server_changes(con, server).get(lad["ladder"], [])),
             })
@@ -115,6 +114,13 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
         write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts, out_root, as_of)
         pages += 1
     return pages
+
+
+def _left_out(con: duckdb.DuckDBPyConnection, server: str) -> dict[str, list[dict]]:
+    """ladder -> the builds it leaves out at a version it has another build of (one_per_version)."""
+    rows = fetch_dicts(con, query("ladder_left_out"), {"server": server})
+    return {lid: [{k: r[k] for k in ("version", "variant", "kept")} for r in group]
+            for lid, group in groupby(rows, key=lambda r: r["ladder"])}
 
 
 def _evidence(r: dict) -> list[dict]:
