@@ -16,6 +16,9 @@ CREATE TABLE builds AS
 SELECT 'b' || (i * 7 % 12) AS id, [8, 0, i] AS version_key FROM range(12) t(i);
 CREATE TABLE known (id VARCHAR, dbms VARCHAR, introduced_key INTEGER[], servers VARCHAR[],
                     microbenchmarks VARCHAR[], "groups" VARCHAR[]);
+CREATE TABLE flagged_results AS SELECT * FROM (SELECT NULL AS campaign, NULL AS server, NULL AS build,
+    NULL AS config, NULL AS microbenchmark, NULL AS "range", NULL AS threads, 0.0 AS qps, 0.0 AS median,
+    0 AS others, NULL AS file, 0 AS line) LIMIT 0;
 CREATE TABLE ladder_values AS
 SELECT 'c' || lpad(c::VARCHAR, 2, '0') AS campaign, 's' AS server, 'mysql' AS dbms, 'innodb' AS engine,
        'c8r32' AS family, th AS threads, 'b' || (b * 7 % 12) AS build, ['z1a_c8r32', 'z1b_c8r32'][cf + 1] AS config,

@@ -33,6 +33,9 @@ VALUES = """
 CREATE TABLE builds AS SELECT 'b' || i AS id, [8, 0, 40 + i] AS version_key FROM range(6) t(i);
 CREATE TABLE known (id VARCHAR, dbms VARCHAR, introduced_key INTEGER[], servers VARCHAR[],
                     microbenchmarks VARCHAR[], "groups" VARCHAR[]);
+CREATE TABLE flagged_results AS SELECT * FROM (SELECT NULL AS campaign, NULL AS server, NULL AS build,
+    NULL AS config, NULL AS microbenchmark, NULL AS "range", NULL AS threads, 0.0 AS qps, 0.0 AS median,
+    0 AS others, NULL AS file, 0 AS line) LIMIT 0;
 CREATE TABLE v AS
 SELECT 'my80' || (40 + b) || '_rel' AS build, '8.0.' || (40 + b) AS version, b AS rank, 1.0 AS factor
 FROM range(6) t(b)

@@ -88,7 +88,8 @@ def test_the_regressions_index_links_every_change_as_csv_in_its_order(site):
     sizes = [abs(math.log1p(float(r["change"]))) for r in records]
     assert sizes == sorted(sizes, reverse=True)
     assert all((site.public / r["ladder"].strip("/") / "index.html").is_file() for r in records)
-    shown = re.findall(r'<tr id="[^"]+" class="(\w+)"[^>]*><td class="num">[^<]*</td><td><a href="([^"]+)">', html)
+    shown = re.findall(r'<tr id="[^"]+" class="(\w+)"[^>]*><td class="num">[^<]*(?:<span class="flagged">flagged'
+                       r'</span>)?</td><td><a href="([^"]+)">', html)
     assert shown == [(r["direction"], r["ladder"]) for r in records]
 
 
@@ -301,3 +302,32 @@ def test_a_ladders_lines_are_each_groups_median_rqps_and_the_drift(site):
         con.execute("SELECT count(*) FROM ladder_builds").fetchone()
     assert con.execute("SELECT count(DISTINCT ladder) FROM ladder_lines WHERE series LIKE 'median: %'").fetchone() == \
         con.execute("SELECT count(*) FROM ladders").fetchone()
+
+
+def test_a_change_measured_on_a_value_check_warns_of_is_flagged_where_it_is_shown(site):
+    """A QPS 10x from the other builds' median (validate/plausibility.py: 574 where they have
+    135,218) made the largest change on the site, +22,203 %, shown first and unmarked. The values
+    check warns of are flagged_results, and each change measured on one says so: in the index, its
+    CSV and on its ladder page."""
+    from papercuts.build import validate
+
+    _, problems = validate(Paths.make())
+    warned = {(p.path, p.line) for p in problems.items if p.severity == "warning" and "× the median" in p.message}
+    con = duckdb.connect(str(site.db), read_only=True)
+    flagged = con.execute("SELECT file, line, build, qps FROM flagged_results").fetchall()
+    assert {(f, line) for f, line, *_ in flagged} == warned and len(warned) >= 2
+    pairs = con.execute("""SELECT p.series, p."before", p."after" FROM change_flagged cf
+                           JOIN change_points p USING (ladder, series, position) ORDER BY ALL""").fetchall()
+    builds = {build for _, _, build, _ in flagged}
+    assert pairs and all(b.split(".", 1)[0] in builds or a.split(".", 1)[0] in builds for _, b, a in pairs)
+    html = (site.public / "regressions" / "index.html").read_text()
+    rows = html.split("<tr ")[1:]
+    marked = [r for r in rows if '<span class="flagged">flagged</span>' in r]
+    assert len(marked) == len(pairs)
+    top = rows[0]  # the largest change: 10.5.29 -> 10.6.24, from the flagged 574
+    assert "22203.5% <span" in top and "qps.abs.ma.io.csv:27)" in top
+    assert "check the data: QPS 574 of ma100529_rel_withdbg.z12a_c32r128 is 0.00424×" in top
+    csv = (site.public / "regressions" / "changes.csv").read_text().splitlines()
+    assert sum("check the data: QPS" in line for line in csv) == len(pairs)
+    page = (site.public / "ladders" / "ax162-s-mariadb-40" / "index.html").read_text()
+    assert page.count('<span class="flagged">flagged</span>') == len(pairs) + 1  # and the method's paragraph

@@ -44,7 +44,8 @@ def test_every_row_10x_from_the_median_of_its_peers_is_flagged_in_campaign_group
     for line in range(2, 602):
         group = rnd.randrange(150)  # groups of 1 to about 10 rows: each median depends on who is left out
         qps = rnd.choice([100.0, 100.0, 150.0, rnd.uniform(1, 20), rnd.uniform(50, 200), rnd.uniform(900, 3000)])
-        rows.append({"campaign": f"c{group % 3}", "server": "s", "build": f"b{group % 2}", "microbenchmark": "m",
+        rows.append({"campaign": f"c{group % 3}", "server": "s", "build": f"b{group % 2}", "config": "c",
+                     "microbenchmark": "m", "_published": "data/r.csv",
                      "range": group, "threads": 1, "qps": qps, "_file": "r.csv", "_line": line, "_cols": {"qps": 9}})
     ds = Dataset()
     ds.rows["builds"] = [{"id": "b0", "dbms": "mysql"}, {"id": "b1", "dbms": "mysql"}]
@@ -65,6 +66,10 @@ def test_every_row_10x_from_the_median_of_its_peers_is_flagged_in_campaign_group
     got = [(p.line, p.message.split(" of the ")[0]) for p in problems.items]
     assert all(" of the " in p.message for p in problems.items)
     assert len(expected) > 50 and got == expected
+    # each one is a row of flagged_results too, which the site marks its changes by
+    assert [(f[-1], f"qps {f[7]:g} is {f[7] / f[8]:.3g}× the median {f[8]:g} of the {f[9]} other")
+            for f in ds.flagged] == [(p.line, p.message[:p.message.index(" other") + 6]) for p in problems.items]
+    assert all(f[2] == f"b{f[5] % 2}" and f[-2] == "data/r.csv" for f in ds.flagged)
 
 
 def test_200000_rows_of_one_group_validate(tmp_path):
@@ -109,7 +114,8 @@ def test_a_campaign_checked_by_the_last_build_is_not_checked_again_unless_it_or_
     assert qps_warnings() == both
     memo = cache / "checked" / "qps-magnitude.pickle"
     saved = pickle.loads(memo.read_bytes())
-    memo.write_bytes(pickle.dumps({c: (key, [(*args[:3], "qps planted is here", args[4]) for args in found])
+    memo.write_bytes(pickle.dumps({c: (key, [((*args[:3], "qps planted is here", args[4]), flagged)
+                                             for args, flagged in found])
                                    for c, (key, found) in saved.items()}))
     assert qps_warnings() == [(2, "qps planted"), (3, "qps planted")]  # unchanged: the last check's warnings
     builds = data / "builds.csv"

@@ -209,6 +209,7 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
     for table, rows in zip(TABLES, searched, strict=True):
         _insert(con, table, [r for c in changed for r in rows.get(c, [])])
     con.execute(query("known_matches"))
+    con.execute(query("flagged_matches"))
     return con.execute("SELECT count(*) FROM ladders").fetchone()[0]
 
 

@@ -14,6 +14,7 @@ from ..contract import ALL_TABLES
 from ..db import arrow_schema, insert_arrow, insert_columns, sql_files, table_name
 from ..problems import UserError
 from ..validate.load import Dataset
+from ..validate.plausibility import FLAGGED
 from ..validate.raw import RAW_TABLES
 from ..validate.rowblock import Block, Rows, parts
 from . import blobs, previous
@@ -214,6 +215,9 @@ def _ingest_rows(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Las
         if name == "campaigns":
             rows = [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_published"]} for m in ds.campaigns]
             _insert(con, "campaigns", list(CAMPAIGN_COLUMNS), rows)
+            continue
+        if name == "flagged_results":  # validate's, of every campaign (kept ones' from its memo)
+            _insert(con, name, list(FLAGGED), [dict(zip(FLAGGED, f, strict=True)) for f in ds.flagged])
             continue
         table = next(t for t in ALL_TABLES if t.name == name)
         columns = [c.name for c in table.columns]

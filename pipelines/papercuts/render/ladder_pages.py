@@ -40,7 +40,7 @@ SHOWN_CHANGES = 2000
 CHANGES_CSV = "changes.csv"
 CSV_COLUMNS = ["change", "direction", "series", "kind", "group", "before", "after", "before_version", "after_version",
                "span_before", "span_after", "server", "dbms", "family", "threads", "campaign", "date", "pvalue",
-               "known", "ladder"]
+               "known", "flagged", "ladder"]
 
 
 def _chart_id(ladder: str) -> str:
@@ -55,8 +55,16 @@ def _between(r: dict) -> dict:
             "span": f"{SPAN:.0%} within {r['span_before_version']} → {r['span_after_version']}" if wider else ""}
 
 
+def flag_note(flagged: list[dict] | None) -> str:
+    """What a change is measured on that papercuts check warns of (derive: change_flagged), said
+    beside it: a 10x outlier (a misplaced decimal point, a run that stalled) makes a large change."""
+    return "; ".join(f"check the data: QPS {f['qps']:g} of {f['variant']} is {f['qps'] / f['median']:.3g}× "
+                     f"the median of the other {f['others']} builds' ({f['file']}:{f['line']})"
+                     for f in flagged or ())
+
+
 def _changes(rows: list[dict]) -> list[dict]:
-    return [{"series": r["series"], "kind": r["kind"], **_between(r),
+    return [{"series": r["series"], "kind": r["kind"], **_between(r), "flagged": flag_note(r["flagged"]),
              "before": r["before"], "after": r["after"], "change": f"{r['change']:+.1%}",
              "direction": r["direction"], "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
              "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else ""}
@@ -151,6 +159,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
               "url": ladder_url(r["server"], r["dbms"], r["threads"]),
               "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
               "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else "",
+              "flagged": flag_note(r["flagged"]),
               "known_url": (investigation_url(r["known_investigation"]) if r["known_investigation"]
                             else r["known_bug"] or "")} for r in rows]
     for item, r in zip(items, rows, strict=True):  # a stable anchor per change, for the feed
@@ -170,7 +179,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "index.md").write_text(page(meta, ""))
     (folder / CHANGES).write_text(changes_html(shown))
-    (folder / CHANGES_CSV).write_text(to_csv([{**r, "date": str(r["date"]),
+    (folder / CHANGES_CSV).write_text(to_csv([{**r, "date": str(r["date"]), "flagged": item["flagged"],
                                                "ladder": item["url"]} for r, item in zip(rows, items, strict=True)],
                                              CSV_COLUMNS))
     return 1
@@ -189,12 +198,15 @@ def changes_html(items: list[dict]) -> str:
 
     def row(c: dict) -> str:
         span = f' <span class="span">{esc(c["span"])}</span>' if c["span"] else ""
+        flagged = f' <span class="flag-note">{esc(c["flagged"])}</span>' if c["flagged"] else ""
+        mark = ' <span class="flagged">flagged</span>' if c["flagged"] else ""
         known = link(c["known_url"], c["known"]) if _LINK.match(c["known_url"]) else esc(c["known"])
         evidence = " · ".join(link(e["url"], e["text"]) for e in c["evidence"])
         return (f'\n  <tr id="{esc(c["id"])}" class="{esc(c["direction"])}" data-dbms="{esc(c["dbms"])}" '
                 f'data-server="{esc(c["server"])}" data-group="{esc(c["group"])}" data-threads="{esc(c["threads"])}" '
-                f'data-direction="{esc(c["direction"])}"><td class="num">{esc(c["change"])}</td>'
-                f'<td>{link(c["url"], c["series"])}</td><td>{esc(c["between"])}{span}</td><td>{esc(c["server"])}</td>'
+                f'data-direction="{esc(c["direction"])}"><td class="num">{esc(c["change"])}{mark}</td>'
+                f'<td>{link(c["url"], c["series"])}</td><td>{esc(c["between"])}{span}{flagged}</td>'
+                f'<td>{esc(c["server"])}</td>'
                 f'<td>{esc(c["dbms"])}</td><td class="num">{esc(c["threads"])}</td>'
                 f'<td>{esc(c["date"])} <code>{esc(c["campaign"])}</code></td><td class="num">{esc(c["pvalue"])}</td>'
                 f'<td>{known}</td><td class="evidence">{evidence}</td></tr>')

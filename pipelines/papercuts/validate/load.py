@@ -37,6 +37,7 @@ class Dataset:
     reused: int = 0  # campaigns restored from the last build's reading (campaign_cache.py)
     digests: dict[str, str] = field(default_factory=dict)  # campaign folder -> its bytes' hash (render/reuse.py)
     checked: Path | None = None  # the last build's checks of each campaign (plausibility.py)
+    flagged: list[tuple] = field(default_factory=list)  # results 10x from their peers (plausibility.FLAGGED)
 
 
 def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: dict,

@@ -17,6 +17,9 @@ from .load import Dataset
 from .rowblock import Block, Rows, campaign_rows, entries, row_at
 
 FAR = 10.0  # an order of magnitude, as CONTRIBUTING promises
+# A result check_qps_magnitude warns of, as the table flagged_results holds it (sql/schema/23_*).
+FLAGGED = ("campaign", "server", "build", "config", "microbenchmark", "range", "threads", "qps", "median", "others",
+           "file", "line")
 RATIO_RANGE = (0.1, 10.0)
 
 
@@ -59,14 +62,17 @@ def check_qps_magnitude(ds: Dataset, problems: Problems) -> None:
             found = (key, list(_far_from_median(rows, dbms)))
         if key[0] is not None:  # a campaign read without the cache has no digest to key it by
             kept[campaign] = found
-        for args in found[1]:
+        for args, flagged in found[1]:
             problems.warning(*args)
+            ds.flagged.append(flagged)
     if ds.checked is not None and kept != last:
         store(ds.checked, kept)
 
 
-def _far_from_median(rows: Rows, dbms: dict) -> Iterator[tuple]:
-    """(file, line, column, message, hint) of each row of one campaign 10× from its peers' median.
+def _far_from_median(rows: Rows, dbms: dict) -> Iterator[tuple[tuple, tuple]]:
+    """Each row of one campaign 10× from its peers' median: its warning (file, line, column,
+    message, hint) and its flagged_results row (FLAGGED), which the site shows beside the changes
+    the value makes.
 
     Sorting the rows by group and QPS once makes this O(n log n): each row's leave-one-out median is
     read off the sorted values, for every row at once (numpy), instead of being recomputed per row."""
@@ -105,10 +111,11 @@ def _far_from_median(rows: Rows, dbms: dict) -> Iterator[tuple]:
     for p in np.flatnonzero(far):
         row = rows[int(order[p])]  # rare: a warned row is made from its index
         value, med, n = float(v[p]), float(median[p]), int(others[p])
-        yield (*_at(row, "qps"),
-               f"qps {value:g} is {value / med:.3g}× the median {med:g} of the {n} other "
-               f"result{'s' if n != 1 else ''} for this campaign, server, DBMS, microbenchmark and thread count",
-               "check the decimal point and the unit: queries vs transactions, rows vs Krows")
+        yield ((*_at(row, "qps"),
+                f"qps {value:g} is {value / med:.3g}× the median {med:g} of the {n} other "
+                f"result{'s' if n != 1 else ''} for this campaign, server, DBMS, microbenchmark and thread count",
+                "check the decimal point and the unit: queries vs transactions, rows vs Krows"),
+               (*(row[c] for c in FLAGGED[:7]), value, med, n, row["_published"], row["_line"]))
 
 
 def _shape_rows(part, shape: dict) -> None:

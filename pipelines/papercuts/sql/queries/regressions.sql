@@ -1,10 +1,10 @@
 -- Every change point of a microbenchmark or a group median, largest and most recent first, with
--- the known regression it is (data/known/), if any.
+-- the known regression it is (data/known/), if any, and the values check warns of it is measured on.
 SELECT p.ladder, p.campaign, c.date, p.server, p.dbms, p.config AS family, p.threads, p.series, p.kind,
        p."group", p."before", p."after", p.before_version, p.after_version, p.span_before, p.span_after,
        p.span_before_version, p.span_after_version, p.change, p.direction, p.pvalue,
        k.id AS known, k.title AS known_title, k.status AS known_status, k.investigation AS known_investigation,
-       k.bugs[1] AS known_bug,
+       k.bugs[1] AS known_bug, cf.flagged,
        -- the evidence the data holds for a microbenchmark's change: per-op costs of both builds, and
        -- a profile of the test (as the server page labels it)
        p.microbenchmark || coalesce('_range=' || p."range", '') AS label,
@@ -18,5 +18,6 @@ SELECT p.ladder, p.campaign, c.date, p.server, p.dbms, p.config AS family, p.thr
 FROM change_points p JOIN campaigns c ON c.id = p.campaign
 LEFT JOIN change_known ck ON ck.ladder = p.ladder AND ck.series = p.series AND ck.position = p.position
 LEFT JOIN known k ON k.id = ck.known
+LEFT JOIN change_flagged cf ON cf.ladder = p.ladder AND cf.series = p.series AND cf.position = p.position
 WHERE p.kind IN ('series', 'median')
 ORDER BY abs(ln(1 + p.change)) DESC, c.date DESC, p.ladder, p.series, p.position;
