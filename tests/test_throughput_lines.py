@@ -25,14 +25,15 @@ def test_the_table_gives_each_microbenchmarks_qps_at_each_thread_count(site):
     html = (site.public / "servers" / "ax162-s" / "index.html").read_text()
     figure = html.split(f'id="chart-{CHART}"', 1)[1].split("</figure>", 1)[0]
     header = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', figure)
-    assert header[:2] == ["microbenchmark", "threads"]
-    variants = header[2:]
+    assert header[:3] == ["microbenchmark", "unit", "threads"]
+    variants = header[3:]
     table = {}
     for tr in re.findall(r"<tr>(.*?)</tr>", figure, re.S)[1:]:
         cells = re.findall(r"<td[^>]*>([^<]*)</td>", tr)
-        for v, text in zip(variants, cells[2:], strict=True):
-            table[(cells[0], cells[1], v)] = text
-    assert table == {(r["microbenchmark"], r["threads"], r["variant"]): f"{float(r['qps']):.2f}" for r in rows}
+        for v, text in zip(variants, cells[3:], strict=True):
+            table[(cells[0], cells[2], v)] = (text, cells[1])
+    assert table == {(r["microbenchmark"], r["threads"], r["variant"]): (f"{float(r['qps']):.2f}", r["unit"])
+                     for r in rows}
 
 
 def test_a_variant_given_as_a_number_is_the_contributors_error_not_a_crash():

@@ -88,7 +88,7 @@ def test_throughput_against_threads_draws_the_newest_16_of_50_variants(wide):
     assert list(dict.fromkeys(r["variant"] for r in data)) == every[-16:]
     assert len(data) == 16 * 40 * 5  # every microbenchmark at every thread count
     header = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', figure)
-    assert header == ["microbenchmark", "threads"] + every[-16:]
+    assert header == ["microbenchmark", "unit", "threads"] + every[-16:]
     assert "It draws the newest 16 of the campaign&#39;s 50 variants" in figure
 
 

@@ -11,7 +11,7 @@ from ..problems import UserError
 from . import specs, tables
 from .columns import Columns
 from .registry import Drawn, chart_kind
-from .selection import RQPS_COLUMNS, comparison, explore_query, label, rqps_rows, throughput_rows
+from .selection import RQPS_COLUMNS, comparison, explore_query, label, rqps_rows, throughput_rows, units
 from .specs import GROUP_ORDER
 
 
@@ -92,7 +92,7 @@ def _throughput(con, d, where) -> pa.Table:
 
 
 @chart_kind("throughput-lines", "campaign", "server", "variants",
-            doc="QPS against the thread count, one line per variant, one microbenchmark at a time (a menu).")
+            doc="Throughput against the thread count, one line per variant, one microbenchmark at a time (a menu).")
 def throughput_lines(con, d, where):
     variants = list(d["variants"])
     every = _throughput(con, d, where)  # a server page draws the newest 16 variants of them all
@@ -104,20 +104,22 @@ def throughput_lines(con, d, where):
     missing = [v for v in variants if v not in found]
     if missing:
         raise UserError(f"{where}: no results for {', '.join(map(str, missing))} in campaign {d['campaign']}")
-    rows = [{"variant": v, "microbenchmark": label(t, r), "threads": n, "qps": q}
+    unit_of = units(con)  # each row's: a server's menu holds scan (krows/s) beside queries/s
+    rows = [{"variant": v, "microbenchmark": label(t, r), "threads": n, "qps": q, "unit": unit_of[t]}
             for v, t, r, n, q in zip(variant, tests, ranges, threads, qps, strict=True)]
     place = {v: i for i, v in enumerate(variants)}
     rows.sort(key=lambda r: (place[r["variant"]], r["microbenchmark"], r["threads"]))
     microbenchmarks = sorted({r["microbenchmark"] for r in rows})
+    unit = {r["microbenchmark"]: r["unit"] for r in rows}
     threads = sorted({r["threads"] for r in rows})
     grid = {(r["microbenchmark"], r["threads"], r["variant"]): r["qps"] for r in rows}
-    body = [[tables.cell(m), tables.cell(str(t))] + [tables.cell(tables.fmt(grid.get((m, t, v)))) for v in variants]
+    body = [[tables.cell(m), tables.cell(unit[m]), tables.cell(str(t))]
+            + [tables.cell(tables.fmt(grid.get((m, t, v)))) for v in variants]
             for m in microbenchmarks for t in threads if any((m, t, v) in grid for v in variants)]
-    table = tables.table([("microbenchmark", False), ("threads", True)] + [(v, True) for v in variants], body,
-                         labels=2)
-    unit = _lookup(con, "microbenchmark_units")[tests[0]]
-    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, unit, microbenchmarks), table,
-                 ["variant", "microbenchmark", "threads", "qps"])
+    table = tables.table([("microbenchmark", False), ("unit", False), ("threads", True)]
+                         + [(v, True) for v in variants], body, labels=3)
+    return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, microbenchmarks), table,
+                 ["variant", "microbenchmark", "threads", "qps", "unit"])
 
 
 @lru_cache(maxsize=4)  # per build's connection: a few hundred ids
@@ -135,17 +137,17 @@ def _setting_value(settings: str | None, name: str) -> str | None:
 
 
 @chart_kind("throughput-vs-setting", "campaign", "server", "threads", "setting",
-            doc="QPS against the value of one config setting at one thread count.")
+            doc="Throughput against the value of one config setting at one thread count.")
 def throughput_vs_setting(con, d, where):
     setting, threads = d["setting"], int(d["threads"])
     rows = []
-    settings = _lookup(con, "config_settings")
+    settings, unit_of = _lookup(con, "config_settings"), units(con)
     for r in Columns.of_arrow(_throughput(con, d, where)):
         value = _setting_value(settings[r["config"]], setting)
         if r["threads"] == threads and value is not None:
             rows.append({"config": r["config"], "setting_value": value, "threads": r["threads"],
-                         "qps": r["qps"], "microbenchmark": label(r["microbenchmark"], r["range"]),
-                         "build": r["build"]})
+                         "qps": r["qps"], "unit": unit_of[r["microbenchmark"]],
+                         "microbenchmark": label(r["microbenchmark"], r["range"]), "build": r["build"]})
     if not rows:
         raise UserError(f"{where}: no results at {threads} threads with configs setting {setting}")
 
@@ -157,12 +159,11 @@ def throughput_vs_setting(con, d, where):
     rows.sort(key=lambda r: numeric(r["setting_value"]))
     for i, r in enumerate(rows):
         r["setting_order"] = i
-    body = [[tables.cell(r["setting_value"]), tables.cell(r["config"]), tables.cell(tables.fmt(r["qps"]))]
-            for r in rows]
-    table = tables.table([(setting, True), ("config", False), ("throughput", True)], body)
-    unit = _lookup(con, "microbenchmark_units")[_throughput(con, d, where).column("microbenchmark")[0].as_py()]
-    return Drawn(rows, specs.throughput_by_setting(d["title"], rows, setting, unit), table,
-                 ["setting_value", "config", "build", "microbenchmark", "threads", "qps", "setting_order"])
+    body = [[tables.cell(r["setting_value"]), tables.cell(r["config"]), tables.cell(tables.fmt(r["qps"])),
+             tables.cell(r["unit"])] for r in rows]
+    table = tables.table([(setting, True), ("config", False), ("throughput", True), ("unit", False)], body)
+    return Drawn(rows, specs.throughput_by_setting(d["title"], rows, setting), table,
+                 ["setting_value", "config", "build", "microbenchmark", "threads", "qps", "unit", "setting_order"])
 
 
 @chart_kind("observations", "campaign", "measure",

@@ -27,9 +27,10 @@ def op_costs(con, d: dict, where: str):
     rqps, _ = rqps_rows(con, d, where)
     order = {r["microbenchmark"]: r["order"] for r in rqps}
     every_threads = d["threads"] == "all"
+    # value and base_value are throughputs: in the microbenchmark's unit (krows/s for scan), not 'ratio'
     rows = [{"measure": "rQPS", "metric": "rqps", "microbenchmark": r["microbenchmark"], "group": r["group"],
              "variant": r["variant"], "relative": r["rqps"], "value": r["qps"], "base_value": r["base_qps"],
-             "unit": "ratio", "repetitions": None, "order": r["order"]} for r in rqps]
+             "unit": r["unit"], "repetitions": None, "order": r["order"]} for r in rqps]
     wanted = list(d.get("metrics") or OP_COSTS)
     unknown = [m for m in wanted if m not in OP_COSTS]
     if unknown:

@@ -186,6 +186,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     metrics = sorted(set(costs["metric"]), key=list(OP_COSTS).index)
     m_at = {m: i for i, m in enumerate(metrics)}
     cost_data = {"format": FORMAT, "server": server, "metrics": metrics,
+                 "units": [OP_COSTS[m][2] for m in metrics],  # each metric's, for its values' headers
                  "campaign": _index(costs["campaign"], c_at), "variant": _index(costs["variant"], v_at),
                  "test": tests_of(costs), "threads": costs["threads"], "metric": _index(costs["metric"], m_at),
                  # inf is published as such by mytools (o/s of 0); JSON has no infinity

@@ -35,8 +35,8 @@ def per_unit(maxsize: int):
 # sorted here, not by DuckDB (codes.sorted_by).
 RQPS_ORDER = ["group", "microbenchmark", "range", "threads", "version_rank", "build", "config", "origin"]
 THROUGHPUT_ORDER = ["build_rank", "config", "microbenchmark", "range", "threads"]
-RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "origin", "noise", "noise_method",
-                "order"]
+RQPS_COLUMNS = ["microbenchmark", "group", "variant", "rqps", "qps", "base_qps", "unit", "origin", "noise",
+                "noise_method", "order"]
 
 
 def label(name: str, rng: int | None) -> str:
@@ -77,6 +77,12 @@ def comparison_costs(con, campaign: str, server: str, base_build: str, base_conf
         return ()
     return tuple(fetch_dicts(con, query("op_costs_selection"), {"campaign": campaign, "server": server,
                                                                 "base_build": base_build, "base_config": base_config}))
+
+
+@lru_cache(maxsize=1)  # per process and connection: a few hundred names
+def units(con) -> dict[str, str]:
+    """Each microbenchmark's throughput unit (queries/s, krows/s, ...; microbenchmarks.csv)."""
+    return dict(con.execute(query("microbenchmark_units")).fetchall())
 
 
 @lru_cache(maxsize=1)  # per process and connection
@@ -135,6 +141,8 @@ def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
         "microbenchmark": pa.array(name, pa.string()),
         "group": pa.array(every.group[rows], pa.string()),
         **{k: taken.column(k) for k in taken.column_names},
+        # the unit of qps and base_qps: scan counts krows/s, not queries (contributed text: a value only)
+        "unit": pa.array(every.unit[rows], pa.string()),
         "noise": pa.array(noise, pa.float64()),
         "noise_method": pa.array([method[t] for t in threads], pa.string()),
         "order": pa.array(order[shown], pa.int64()),
@@ -148,7 +156,7 @@ class _Rows:
     a tenth of a second a campaign). Read from Arrow: a label and a rank per run of rows of one
     microbenchmark (the query's order), not per row (x100: 20,000 rows a comparison, 200 runs)."""
 
-    def __init__(self, table: pa.Table) -> None:
+    def __init__(self, table: pa.Table, units: dict[str, str]) -> None:
         self.table, self.n = table, table.num_rows
         self.threads = table.column("threads").to_numpy().astype(np.int64)
         variant = pc.dictionary_encode(table.column("variant").combine_chunks())  # numbered as first met
@@ -164,13 +172,15 @@ class _Rows:
         rank = {key: k for k, key in enumerate(sorted(set(keys)))}
         self.name = np.repeat(np.array(labels, dtype=object), sizes)
         self.group = np.repeat(np.array(group, dtype=object), sizes)
+        self.unit = np.repeat(np.array([units[n] for n in name], dtype=object), sizes)
         self.microbenchmark_rank = np.repeat(np.array([rank[key] for key in keys], dtype=np.int64), sizes)
 
 
 @per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
 def _comparison(con, campaign: str, server: str, base_build: str, base_config: str) -> _Rows:
     return _Rows(sorted_by(arrow_of(con, query("rqps_selection"), {
-        "campaign": campaign, "server": server, "base_build": base_build, "base_config": base_config}), RQPS_ORDER))
+        "campaign": campaign, "server": server, "base_build": base_build, "base_config": base_config}), RQPS_ORDER),
+        units(con))
 
 
 def _by_version(every: _Rows, at: np.ndarray) -> list[str]:

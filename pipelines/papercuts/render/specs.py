@@ -32,6 +32,12 @@ def throughput_title(unit: str) -> str:
     return unit if unit.lower().startswith("throughput") else f"throughput ({unit})"
 
 
+def throughput_axis(units: set[str]) -> str:
+    """The throughput axis of rows in these units: several cannot share one name (each row's is in
+    its tooltip). An axis title is text to Vega, never an expression."""
+    return throughput_title(next(iter(units)) if len(units) == 1 else "unit per microbenchmark")
+
+
 def _base(title: str, rows: list[dict], description: str) -> dict:
     return {
         "$schema": SCHEMA,
@@ -87,12 +93,19 @@ def drawn_rows(rows, band: float | str | None):
     return rows.without("noise", "noise_method") if isinstance(band, float) else rows
 
 
+# A comparison's absolute throughput: its unit is each row's (scan counts krows/s, not queries),
+# a field and never a title, which Vega-Lite copies into expressions (render/profile_specs.py).
+THROUGHPUT_TOOLTIP = [{"field": "qps", "title": "throughput", "format": ",.2f"},
+                      {"field": "base_qps", "title": "base throughput", "format": ",.2f"},
+                      {"field": "unit", "title": "unit"}]
+
+
 def measured_only(tooltip: list[dict], rows) -> list[dict]:
-    """Published ratios have no QPS behind them: their charts do not offer 'QPS null' (rows:
-    render/columns.Columns)."""
+    """Published ratios have no throughput behind them: their charts do not offer 'throughput
+    null' (rows: render/columns.Columns)."""
     if any(v is not None for v in rows["qps"]):
         return tooltip
-    return [t for t in tooltip if t["field"] not in ("qps", "base_qps")]
+    return [t for t in tooltip if t["field"] not in ("qps", "base_qps", "unit")]
 
 
 def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
@@ -101,8 +114,7 @@ def rqps_bars(title: str, rows: list[dict], variants: list[str]) -> dict:
         {"field": "microbenchmark", "title": "microbenchmark"},
         {"field": "variant", "title": "variant"},
         {"field": "rqps", "title": "rQPS", "format": ".2f"},
-        {"field": "qps", "title": "QPS", "format": ",.2f"},
-        {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
+        *THROUGHPUT_TOOLTIP,
         {"field": "origin", "title": "origin"},
     ], rows)
     band = colours.band_of(rows)
@@ -136,9 +148,7 @@ def rqps_heatmap(title: str, rows: list[dict], variants: list[str]) -> dict:
     # Every field titled: a chart sharing its data file reads them under other names (rqps_t4).
     tooltip = measured_only([{"field": "microbenchmark", "title": "microbenchmark"},
                              {"field": "group", "title": "group"}, {"field": "variant", "title": "variant"},
-                             {"field": "rqps", "title": "rQPS", "format": ".2f"},
-                             {"field": "qps", "title": "QPS", "format": ",.2f"},
-                             {"field": "base_qps", "title": "base QPS", "format": ",.2f"},
+                             {"field": "rqps", "title": "rQPS", "format": ".2f"}, *THROUGHPUT_TOOLTIP,
                              {"field": "origin", "title": "origin"}], rows)
     color = colours.ratio_color("rqps", "rQPS", band)
     # The printed value sits on top of the cell, so it carries the same tooltip.
@@ -178,8 +188,7 @@ def summary_ranges(title: str, rows: list[dict], series: list[str]) -> dict:
     return spec
 
 
-def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: str,
-                     microbenchmarks: list[str]) -> dict:
+def throughput_lines(title: str, rows: list[dict], variants: list[str], microbenchmarks: list[str]) -> dict:
     """Throughput against client threads on a log2 axis, a line per variant, for one
     microbenchmark at a time: a line through several microbenchmarks' points joins unrelated QPS.
     With more than one, a menu picks it (the first is drawn, and is what an image shows)."""
@@ -197,16 +206,17 @@ def throughput_lines(title: str, rows: list[dict], variants: list[str], unit: st
     spec["encoding"] = {
         "x": {"field": "threads", "type": "quantitative", "title": "client threads (log scale)",
               "scale": {"type": "log", "base": 2}, "axis": {"values": sorted({r["threads"] for r in rows})}},
-        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": throughput_title(unit)}},
+        "y": {"field": "qps", "type": "quantitative", "title": "throughput",
+              "axis": {"title": throughput_axis({r["unit"] for r in rows})}},
         "color": {"field": "variant", "type": "nominal", "sort": variants, "title": "variant"},
         "opacity": _picked(),
         "tooltip": [{"field": "microbenchmark"}, {"field": "variant"}, {"field": "threads"},
-                    {"field": "qps", "title": "throughput", "format": ",.2f"}],
+                    {"field": "qps", "title": "throughput", "format": ",.2f"}, {"field": "unit", "title": "unit"}],
     }
     return spec
 
 
-def throughput_by_setting(title: str, rows: list[dict], setting: str, unit: str) -> dict:
+def throughput_by_setting(title: str, rows: list[dict], setting: str) -> dict:
     """Throughput for each value of one setting at a fixed thread count."""
     spec = _base(title, rows, f"Throughput for each value of {setting}.")
     spec["width"] = {"step": 48}
@@ -216,9 +226,11 @@ def throughput_by_setting(title: str, rows: list[dict], setting: str, unit: str)
     spec["encoding"] = {
         "x": {"field": "setting_value", "type": "ordinal", "sort": order, "title": "setting",
               "axis": {"title": setting, "labelAngle": 0}},
-        "y": {"field": "qps", "type": "quantitative", "title": "throughput", "axis": {"title": throughput_title(unit)}},
+        "y": {"field": "qps", "type": "quantitative", "title": "throughput",
+              "axis": {"title": throughput_axis({r["unit"] for r in rows})}},
         "tooltip": [{"field": "config"}, {"field": "setting_value", "title": "setting value"},
-                    {"field": "threads"}, {"field": "qps", "title": "throughput", "format": ",.2f"}],
+                    {"field": "threads"}, {"field": "qps", "title": "throughput", "format": ",.2f"},
+                    {"field": "unit", "title": "unit"}],
     }
     return spec
 

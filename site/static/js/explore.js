@@ -35,6 +35,9 @@
   var GROUPS = ["point", "range", "write", "other"];
   var VIEWS = ["bars", "heatmap", "ladder", "table"];
   var TABLE_MAX = 400; // rows shown in the page's table; the CSV has them all
+  // A cost to 3 significant digits, in the tooltip and the table alike (0.00123 ms, 1,230 cycles):
+  // four decimals gave 0.0000 to a tiny cost and 12345.6789 to a large one.
+  var COST_FORMAT = ",.3r";
   var EMBED = {
     ast: true, renderer: "svg", defaultStyle: false,
     tooltip: { disableDefaultStyle: true },
@@ -377,6 +380,7 @@
             if (s.measured) {
               row.qps = value;
               row.base_qps = baseValue;
+              row.unit = t.unit;
               row.rqps = baseValue == null ? null : value / baseValue;
             } else {
               row.rqps = value;
@@ -385,6 +389,7 @@
           } else {
             row.value = value;
             row.base_value = baseValue;
+            row.unit = unitOf(s, t, costs, metricIdx);
             row.ratio = baseValue > 0 && value > 0 && isFinite(value) && isFinite(baseValue) ? value / baseValue : null;
           }
           if (row.value == null) {
@@ -409,6 +414,12 @@
   function withinNoise(r, field) {
     var v = r[field];
     return v != null && v > 0 && Math.abs(Math.log(v)) < Math.log1p(r.noise);
+  }
+
+  // The unit of a row's absolute values: its microbenchmark's throughput unit (scan counts
+  // krows/s, not queries), or the cost's. Contributed text: a data value only, never a title.
+  function unitOf(s, t, costs, metricIdx) {
+    return s.metric === "rqps" || s.metric === "qps" ? t.unit : costs.units[metricIdx];
   }
 
   function valueOf(s, d, costs, metricIdx, c, th, ti, v, base) {
@@ -444,8 +455,18 @@
   }
 
   function metricLabel(s) {
+    if (s.metric === "qps") {
+      return "absolute throughput";  // not QPS: each microbenchmark's own unit
+    }
     var opt = form.elements.metric.selectedOptions[0];
     return opt ? opt.textContent : s.metric;
+  }
+
+  // The axis (or legend) title of absolute throughputs: their unit when one, else not one for
+  // all. Text to Vega, never an expression (a guide's title; the channel's stays ours).
+  function throughputTitle(rows) {
+    var units = Array.from(new Set(rows.map(function (r) { return r.unit; })));
+    return units.length === 1 ? "throughput (" + units[0] + ")" : "throughput (unit per microbenchmark)";
   }
 
   function colour(d, field, lowerIsBetter) {
@@ -465,14 +486,15 @@
     if (s.metric === "rqps") {
       t.push({ field: "rqps", title: "rQPS", format: ".3f" });
       if (s.measured) {
-        t.push({ field: "qps", title: "QPS", format: ",.2f" }, { field: "base_qps", title: "base QPS", format: ",.2f" });
+        t.push({ field: "qps", title: "throughput", format: ",.2f" },
+               { field: "base_qps", title: "base throughput", format: ",.2f" }, { field: "unit", title: "unit" });
       }
+    } else if (s.metric === "qps") {
+      t.push({ field: "value", title: "throughput", format: ",.2f" },
+             { field: "base_value", title: "base throughput", format: ",.2f" }, { field: "unit", title: "unit" });
     } else {
-      t.push({ field: "value", title: s.metric === "qps" ? "QPS" : "value", format: ",.4~f" },
-             { field: "base_value", title: "base", format: ",.4~f" });
-      if (s.metric !== "qps") {
-        t.push({ field: "ratio", title: "/ base", format: ".3f" });
-      }
+      t.push({ field: "value", title: "value", format: COST_FORMAT }, { field: "base_value", title: "base value", format: COST_FORMAT },
+             { field: "unit", title: "unit" }, { field: "ratio", title: "/ base", format: ".3f" });
     }
     return t;
   }
@@ -489,7 +511,10 @@
     var ratio = isRatio(s);
     var field = ratio ? ratioField(s) : "value";
     var x = { field: field, type: "quantitative", scale: ratio ? { type: "log", nice: false } : { zero: true },
-              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "QPS" };
+              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "throughput" };
+    if (!ratio) {
+      x.axis = { title: throughputTitle(rows) };
+    }
     var bar = {
       mark: { type: "bar" },
       encoding: {
@@ -530,7 +555,8 @@
               axis: { labelAngle: -40, orient: "top" } };
     var y = { field: "microbenchmark", type: "nominal", sort: { field: "order" }, title: null };
     var cell = ratio ? colour(d, field, lowerIsBetter(s))
-      : { field: "value", type: "quantitative", title: "QPS", scale: { type: "log", scheme: "blues" } };
+      : { field: "value", type: "quantitative", title: "throughput", scale: { type: "log", scheme: "blues" },
+          legend: { title: throughputTitle(rows) } };
     var textColour = ratio
       ? { condition: { test: "datum['" + field + "'] < " + d.colour.white_text_below + " || datum['" + field + "'] > " +
                              d.colour.white_text_above, value: "#ffffff" }, value: "#111111" }
@@ -557,7 +583,10 @@
     var values = rows.filter(function (r) { return r[field] != null && r[field] > 0; });
     var x = { field: "variant", type: "ordinal", sort: { field: "vorder" }, title: null, axis: { labelAngle: -40 } };
     var y = { field: field, type: "quantitative", scale: { type: "log", nice: false, padding: 8 },
-              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "QPS" };
+              title: ratio ? (s.metric === "rqps" ? "rQPS (QPS / base QPS)" : "value / base value") : "throughput" };
+    if (!ratio) {
+      y.axis = { title: throughputTitle(values) };
+    }
     var layers = [
       { mark: { type: "line", strokeWidth: 1, opacity: 0.45, point: { size: 12 } },
         encoding: { x: x, y: y, detail: { field: "microbenchmark" },
@@ -641,15 +670,34 @@
 
   /* ---------- table and CSV ---------- */
 
+  // The CSV's columns; the table's are the same but for a cost's unit, which its headers say.
   function columns(s) {
     var cols = ["microbenchmark", "group", "threads", "variant", "base_variant"];
     if (s.metric === "rqps") {
-      return cols.concat(s.measured ? ["qps", "base_qps", "rqps"] : ["rqps"]);
+      return cols.concat(s.measured ? ["qps", "base_qps", "unit", "rqps"] : ["rqps"]);
     }
-    return cols.concat(s.metric === "qps" ? ["value"] : ["value", "base_value", "ratio"]);
+    return cols.concat(s.metric === "qps" ? ["value", "unit"] : ["value", "base_value", "unit", "ratio"]);
   }
 
-  function fmt(v, col) {
+  function isCost(s) {
+    return s.metric !== "rqps" && s.metric !== "qps";
+  }
+
+  function tableColumns(s) {
+    return columns(s).filter(function (c) { return !(isCost(s) && c === "unit"); });
+  }
+
+  // A table column's header: a cost's values with their unit (one per metric), throughputs by
+  // name (their unit has a column: one per microbenchmark).
+  function heading(s, col, rows) {
+    var unit = isCost(s) && rows.length ? " (" + rows[0].unit + ")" : "";
+    var names = { qps: "throughput", base_qps: "base throughput", base_variant: "base variant",
+                  value: s.metric === "qps" ? "throughput" : "value" + unit, base_value: "base value" + unit,
+                  ratio: "/ base" };
+    return names[col] || col;
+  }
+
+  function fmt(v, col, s) {
     if (v == null) {
       return "";
     }
@@ -662,7 +710,13 @@
     if (col === "threads") {
       return String(v);
     }
-    return isFinite(v) ? v.toLocaleString("en-US", { maximumFractionDigits: 4 }) : "inf";
+    if (!isFinite(v)) {
+      return "inf";
+    }
+    if (isCost(s)) {
+      return v.toLocaleString("en-US", { minimumSignificantDigits: 3, maximumSignificantDigits: 3 });
+    }
+    return v.toLocaleString("en-US", { maximumFractionDigits: 4 });
   }
 
   function ratioClass(v, band) {
@@ -677,12 +731,12 @@
   }
 
   function drawTable(s, d, rows) {
-    var cols = columns(s);
+    var cols = tableColumns(s);
     tableEl.textContent = "";
     var head = tableEl.createTHead().insertRow();
     cols.forEach(function (c) {
       var th = document.createElement("th");
-      th.textContent = c;
+      th.textContent = heading(s, c, rows);
       head.appendChild(th);
     });
     var body = tableEl.createTBody();
@@ -690,7 +744,7 @@
       var tr = body.insertRow();
       cols.forEach(function (c) {
         var td = tr.insertCell();
-        td.textContent = fmt(r[c], c);
+        td.textContent = fmt(r[c], c, s);
         if (typeof r[c] === "number") {
           td.className = "num";
         }
