@@ -203,9 +203,11 @@ def test_costs_per_operation_are_drawn_beside_rqps(page, server):
     # 8 measures (rQPS, 5 from vmstat/iostat, 2 from perf stat) × 4 microbenchmarks × 2 variants
     assert _marks(page, "costs-t1", "rect") == 64
     headers = page.locator("#chart-costs-t1 table thead th").all_inner_texts()
-    assert [h.strip() for h in headers][2:] == ["rQPS", "cpu/o (vmstat)", "cs/o (vmstat)", "r/o (iostat)",
-                                                 "rKB/o (iostat)", "wKB/o (iostat)", "cpu ms/q (perf stat)",
-                                                 "cs/q (perf stat)"]
+    assert [h.strip() for h in headers][2:] == [
+        "rQPS", "cpu/o (vmstat): relative (value in (us+sy)% / (ops/s))",
+        "cs/o (vmstat): relative (value in switches)", "r/o (iostat): relative (value in reads)",
+        "rKB/o (iostat): relative (value in KB)", "wKB/o (iostat): relative (value in KB)",
+        "cpu ms/q (perf stat): relative (value in ms)", "cs/q (perf stat): relative (value in switches)"]
     cells = _row(page, "costs-t1", "point-query", "ma101119_deb12.spin0")
     assert cells[0].strip(" ▲▼") == "1.32"  # 19675.50 + 8720.44 over 13077.21 + 8396.01, halves
     assert _marks(page, "repetitions", "symbol") == 48  # 4 tests × 2 thread counts × 3 settings × 2 runs

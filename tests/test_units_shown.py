@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+from html import unescape
 
 import pytest
 
@@ -138,7 +139,7 @@ def test_the_explorers_throughputs_carry_their_unit(page, server):
 
 def three_significant_digits(text: str) -> bool:
     """0.00123, 1.20, 12.3, 12,300 (a whole number keeps its place), 0.00 (zero) or inf."""
-    if text == "inf" or re.fullmatch(r"0\.00", text):
+    if text in ("inf", "0") or re.fullmatch(r"0\.00", text):
         return True
     if "." in text:
         return len(text.replace(".", "").lstrip("0")) == 3 and "," not in text
@@ -146,8 +147,21 @@ def three_significant_digits(text: str) -> bool:
 
 
 def test_three_significant_digits_is_what_the_test_says():
-    assert all(map(three_significant_digits, ["0.00123", "1.20", "12.3", "123", "12,300", "0.00", "inf"]))
-    assert not any(map(three_significant_digits, ["0.0012", "1.2345", "12345.6789", "0.0000", "12,345"]))
+    assert all(map(three_significant_digits, ["0.00123", "1.20", "12.3", "123", "12,300", "0.00", "0", "inf"]))
+    assert not any(map(three_significant_digits, ["0.0012", "1.2345", "12345.6789", "0.0000", "12,345",
+                                                  "1.235e+05"]))
+
+
+def test_the_cost_charts_table_gives_each_cost_its_unit_and_three_significant_digits(site):
+    html = (site.public / "campaigns" / BEELINK / "index.html").read_text()
+    figure = html.split('id="chart-costs-', 1)[1].split("</figure>", 1)[0]
+    header = [unescape(h) for h in re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', figure)]
+    assert header[2:] == ["rQPS", f"cpu/o (vmstat): relative (value in {OP_COSTS['cpu_per_op'][2]})",
+                          "r/o (iostat): relative (value in reads)", "rKB/o (iostat): relative (value in KB)",
+                          "wKB/o (iostat): relative (value in KB)"]
+    values = re.findall(r'<td class="num">[0-9.]+ \(([^)]*)\)</td>', figure)
+    assert len(values) > 100
+    assert [v for v in values if not three_significant_digits(v)] == []
 
 
 @pytest.mark.browser

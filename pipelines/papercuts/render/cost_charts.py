@@ -75,8 +75,11 @@ def _table(rows: list[dict], variants: list[str], measures: list[str]) -> dict:
             if r is None:
                 line.append(tables.cell(""))
                 continue
-            shown = f"{r['relative']:.2f}" + ("" if r["metric"] == "rqps" else f" ({r['value']:.4g})")
+            shown = f"{r['relative']:.2f}" + ("" if r["metric"] == "rqps" else f" ({tables.significant(r['value'])})")
             cls = tables.ratio_class(r["relative"]) if r["metric"] == "rqps" else ""
             line.append(tables.cell(shown, cls))
         body.append(line)
-    return tables.table([("microbenchmark", False), ("variant", False)] + [(m, True) for m in measures], body)
+    # a cost's cells are its ratio and its value: the heading says the value's unit
+    unit = {r["measure"]: r["unit"] for r in rows if r["metric"] != "rqps"}
+    headings = [f"{m}: relative (value in {unit[m]})" if m in unit else m for m in measures]
+    return tables.table([("microbenchmark", False), ("variant", False)] + [(h, True) for h in headings], body)

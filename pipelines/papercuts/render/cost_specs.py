@@ -12,8 +12,9 @@ def costs_beside_rqps(title: str, rows: list[dict], variants: list[str], measure
         {"field": "microbenchmark", "title": "microbenchmark"},
         {"field": "variant", "title": "variant"},
         {"field": "relative", "title": "relative to base", "format": ".3f"},
-        {"field": "value", "title": "value", "format": ",.4~g"},
-        {"field": "base_value", "title": "base value", "format": ",.4~g"},
+        # 3 significant digits, as the table's: ',.4~g' wrote 123456 cycles '1.235e+5'
+        {"field": "value", "title": "value", "format": ",.3r"},
+        {"field": "base_value", "title": "base value", "format": ",.3r"},
         {"field": "unit", "title": "unit"},
         {"field": "repetitions", "title": "repetitions"},
     ]
