@@ -211,7 +211,8 @@ def test_the_differential_lists_what_only_the_base_sampled(site):
 def test_a_data_folder_under_another_name_names_its_own_raw_files(tmp_path):
     data = tmp_path / "teamdata"
     shutil.copytree(PROJECT / "data", data)
-    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
+    # the project's pages given with the copy: they are rendered only with the data they belong to
+    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public", content=PROJECT / "content")
     build(paths)
     text = (paths.public / "investigations" / "mariadb-spin-wait-delay-vm" / "index.html").read_text()
     assert "teamdata/campaigns/2026-11-22-mariadb-spin-wait/raw/" in text

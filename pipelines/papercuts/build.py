@@ -106,9 +106,7 @@ def validate(paths: Paths, cache: Path | None = None, progress=None) -> tuple[Da
     ds = load_dataset(paths, problems, cache, progress)
     check_dataset(ds, problems, complete=not problems.errors)
     check_calibrations(ds, problems)
-    if paths.content_root is not None or paths.data == paths.project / "data":
-        # The pages are checked against the data they are written for: the project's own
-        # narratives against the project's data/, or pages given with the data (content=...).
+    if paths.pages is not None:  # the pages written for this data, checked against it (paths.pages)
         check_pages(paths, ds, problems)
     return ds, problems
 
@@ -251,9 +249,7 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
             timings.pages = render_site(db_tmp, ds, paths, units, timings.progress, trash)
             if timings.say and units:
                 timings.say(f"    {units[0]} page unit(s) unchanged since the last build, {units[1]} written")
-            if paths.content_root is not None or paths.data == paths.project / "data":
-                # Pins name states of the project's data/ (or of the data given with its pages).
-                timings.pages += render_pins(paths, paths.generated)
+            timings.pages += render_pins(paths, paths.generated)
         if images_enabled():
             with timings.stage("images", "SVG and PNG of every chart (cached by the hash of its spec and CSV)"):
                 timings.images = render_images(paths.generated, paths.image_cache)

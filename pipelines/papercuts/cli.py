@@ -104,7 +104,8 @@ def parser() -> argparse.ArgumentParser:
                    help="github prints GitHub Actions annotations")
     c.set_defaults(func=cmd_check)
     b = sub.add_parser("build", help="validate, load DuckDB, derive, render and run Hugo")
-    b.add_argument("--data", help="data directory (default: data/)")
+    b.add_argument("--data", help="data directory (default: data/; content/'s investigations are built with "
+                                  "data/ only, not with another folder)")
     b.add_argument("--out", help="publish directory (default: public/)")
     b.add_argument("--no-images", action="store_true",
                    help="skip the SVG/PNG images of the charts (a quick look; the published site has them)")

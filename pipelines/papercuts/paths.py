@@ -22,7 +22,7 @@ class Paths:
     public: Path
     build: Path
     project: Path = PROJECT
-    content_root: Path | None = None  # hand-written pages; default: the project's content/
+    content_root: Path | None = None  # hand-written pages given with the data (content=...)
 
     @classmethod
     def make(cls, data: str | Path | None = None, out: str | Path | None = None,
@@ -41,7 +41,20 @@ class Paths:
     # inputs
     @property
     def content(self) -> Path:
+        """The hand-written content tree: the pages given with the data, else the project's
+        content/ (the home page's text is read from it whatever the data)."""
         return self.content_root or self.project / "content"
+
+    @property
+    def pages(self) -> Path | None:
+        """The content tree whose investigations (and pins) belong to this data, or None: the pages
+        given with the data (content=...), or the project's content/ with the project's data/.
+        Another data folder without pages gets the generated pages only, since the project's
+        investigations name the project's campaigns. The build checks, renders and pins exactly
+        these pages (build.validate, render/site.py, render/snapshots.py)."""
+        if self.content_root is not None:
+            return self.content_root
+        return self.content if self.data == self.project / "data" else None
 
     @property
     def site(self) -> Path:

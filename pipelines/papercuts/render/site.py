@@ -52,7 +52,8 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     pages += 1
 
     investigations = []  # what the campaign and server pages link to, from the front matter alone
-    sources = sorted((paths.content / "investigations").glob("*.md"))
+    # The investigations written for this data only (paths.pages): none for another data folder.
+    sources = sorted((paths.pages / "investigations").glob("*.md")) if paths.pages else []
     for src in sources:
         meta, _ = split(src.read_text(), paths.rel(src))
         investigations.append({"slug": src.stem, "title": meta["title"],

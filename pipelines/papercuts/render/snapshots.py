@@ -136,13 +136,16 @@ def snapshot_content(paths: Paths, repo: Path, commit: str) -> Path:
 
 
 def render_pins(paths: Paths, out: Path) -> int:
-    """Write each pinned embed into the content tree `out`; returns how many."""
+    """Write each pinned embed into the content tree `out`; returns how many. Pins name states of
+    the data the pages belong to (paths.pages): another data folder without pages has none."""
+    if paths.pages is None:
+        return 0
     with for_site(paths.site):
         return _render_pins(paths, out)
 
 
 def _render_pins(paths: Paths, out: Path) -> int:
-    pins = read_pins(paths.content / FILE, paths.rel(paths.content / FILE))
+    pins = read_pins(paths.pages / FILE, paths.rel(paths.pages / FILE))
     rendered: dict[str, Path] = {}
     for pin in pins:
         repo, commit = data_commit(paths, pin)

@@ -1,0 +1,38 @@
+"""A data folder other than the project's builds a site of the generated pages alone: the project's
+investigations are written for the project's data/ and are checked, rendered and pinned only with it,
+or with pages given with the data (paths.pages)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from datadir import write_data
+from papercuts.paths import PROJECT, Paths
+
+
+def cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "papercuts.cli", *args], capture_output=True, text=True)
+
+
+def test_another_data_folder_builds_its_generated_pages_and_no_investigation(tmp_path):
+    """One small campaign on a server 'box': none of the campaigns the project's investigations draw.
+    `check --data` passed and `build --data` failed rendering content/investigations/ against it."""
+    data, out = write_data(tmp_path / "data"), tmp_path / "public"
+    assert cli("check", "--data", str(data)).returncode == 0
+    built = cli("build", "--data", str(data), "--out", str(out))
+    assert built.returncode == 0, built.stderr
+    for page in ("campaigns/2026-01-02-test", "servers/box", "campaigns", "servers", "ladders", "explore",
+                 "regressions", "investigations"):
+        assert (out / page / "index.html").is_file(), page
+    assert not [p for p in (out / "investigations").iterdir() if p.is_dir()]  # the section, empty
+    assert not (out / "embed" / "investigations").exists()
+    home = (out / "index.html").read_text()
+    assert 'href="/investigations/' not in home.replace('href="/investigations/"', "").replace(
+        'href="/investigations/feed.xml"', "")
+
+
+def test_pages_belong_to_the_projects_data_or_to_the_data_they_are_given_with(tmp_path):
+    assert Paths.make().pages == PROJECT / "content"
+    assert Paths.make(data=PROJECT / "data").pages == PROJECT / "content"
+    assert Paths.make(data=tmp_path / "data").pages is None  # a copy or other data: its own pages only
+    assert Paths.make(data=tmp_path / "data", content=tmp_path / "pages").pages == tmp_path / "pages"
