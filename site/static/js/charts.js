@@ -11,7 +11,9 @@
  *
  * A chart is drawn when it comes within a screen of the viewport: a page of many charts fetches
  * and draws what its reader reaches, not every CSV on the page before the first screen is ready.
- * Printing draws every chart.
+ * Printing asks for every chart; one not drawn when the page is laid out for print prints as
+ * its pre-rendered image instead (site.css @media print: a box still data-waiting shows the
+ * chart's img.chart-print, which Chromium loads before printing), never as an empty box.
  *
  * State for readers and tests, on each .vega-chart:
  *   data-drawing="true" once its spec is asked for, then
