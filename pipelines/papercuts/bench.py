@@ -18,7 +18,7 @@ from .derive.changepoints import SPAN, detect
 from .detection_bound import bound
 from .explore_bench import explorer_bench
 from .fingerprint import forget
-from .paths import Paths
+from .paths import PROJECT, Paths
 from .synthetic import write_explorer_synthetic, write_synthetic
 from .synthetic_ladders import ladder as synthetic_ladder
 
@@ -53,7 +53,9 @@ def bench(repeat: int = 3, servers: int = 20) -> None:
         # stage above, and drawing thousands of synthetic charts would be most of the run.
         os.environ["PAPERCUTS_IMAGES"] = "0"
         try:
-            synthetic = _measure(Paths.make(data=data, build=root / "b2", out=root / "p2"), repeat)
+            # the shipped data and its pages, with the synthetic servers beside them
+            synthetic = _measure(Paths.make(data=data, build=root / "b2", out=root / "p2",
+                                            content=PROJECT / "content"), repeat)
             x10 = Paths.make(data=write_explorer_synthetic(root / "explorer-data"), build=root / "b3",
                              out=root / "p3")
             build(x10)

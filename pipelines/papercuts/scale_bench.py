@@ -90,10 +90,10 @@ _RUN = """
 import json, resource, sys, time
 from pathlib import Path
 from papercuts.build import Timings, build
-from papercuts.paths import Paths
+from papercuts.paths import PROJECT, Paths
 t = Timings()
 start = time.perf_counter()
-build(Paths.make(data=sys.argv[1], build=sys.argv[2], out=sys.argv[3]), t)
+build(Paths.make(data=sys.argv[1], build=sys.argv[2], out=sys.argv[3], content=PROJECT / "content"), t)
 print(json.dumps({"stages": dict(t), "cpu": t.cpu, "wall": time.perf_counter() - start, "pages": t.pages,
                   "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
