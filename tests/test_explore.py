@@ -263,7 +263,7 @@ def test_explore_this_on_a_cost_chart_opens_the_same_cost_ratios(page, server):
 def test_the_explorer_mutes_the_same_cells_as_the_site(page, server):
     page.goto(server + "/servers/dell32/")
     draw_every_chart(page)
-    figure = page.locator('figure[data-kind="rqps-heatmap"][id*="2024-10-23-busy-wait-dell32"]').first
+    figure = page.locator('figure[data-kind="rqps-heatmap"][id*="2025-10-06-dell32-postgres-12-to-18"]').first
     said = re.search(r"grey: \d+ of \d+ within noise \([^)]*\)", figure.locator("svg").text_content()).group(0)
     assert "measured" in said
     open_explorer(page, server + figure.locator("a.explore-link").get_attribute("href"))

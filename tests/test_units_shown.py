@@ -45,8 +45,6 @@ def test_a_tooltip_with_a_throughput_shows_its_rows_unit_and_never_calls_it_qps(
     seen = 0
     for path in sorted(site.public.rglob("*.vl.json")):
         spec = json.loads(path.read_text())
-        if spec["description"].startswith("The throughput of every repetition"):
-            continue  # render/repetition_charts.py: its one unit is on its axis (not changed here)
         for tooltip in tooltips(spec):
             fields = {re.sub(r"_t\d+$", "", t["field"]) for t in tooltip}  # a shared file's rqps_t4
             titles = {t.get("title") for t in tooltip}

@@ -313,7 +313,7 @@
       notes.push("Metric '" + raw.metric + "' is unknown; showing rQPS.");
     }
     if (!camp.measured && s.metric !== "rqps") {
-      notes.push("This campaign published ratios only: no absolute QPS or costs behind them; showing rQPS.");
+      notes.push("This campaign published ratios only: no absolute throughput or costs behind them; showing rQPS.");
       s.metric = "rqps";
     }
     s.view = raw.view && VIEWS.indexOf(raw.view) >= 0 ? raw.view : "bars";
@@ -650,10 +650,9 @@
         continue;
       }
       // a change whose place is not sure also names its span: the builds it lies between with
-      // probability span_level, by version, or by build.config where both ends share a version
+      // probability span_level, by version (a ladder has one build a version)
       var wide = ch.span_before[i] !== ch.before[i] || ch.span_after[i] !== ch.after[i];
-      var from = d.variants[ch.span_before[i]], to = d.variants[ch.span_after[i]];
-      var ends = from.version === to.version ? [from.id, to.id] : [from.version, to.version];
+      var ends = [d.variants[ch.span_before[i]].version, d.variants[ch.span_after[i]].version];
       out.push({ variant: row.variant, vorder: row.vorder, at: row[field], series: row.microbenchmark,
                  between: d.variants[ch.before[i]].version + " → " + d.variants[ch.after[i]].version +
                    (wide ? " (" + Math.round(100 * ch.span_level) + "% within " + ends[0] + " → " + ends[1] + ")" : ""),
