@@ -380,3 +380,23 @@ def test_hidden_files_are_not_copied_and_the_import_says_which(data, tmp_path):
     assert not any(p.name.startswith(".") for p in (target / "raw").rglob("*"))
     notes = tomllib.loads((target / "campaign.toml").read_text())["notes"]
     assert "byte for byte but for its 3 hidden file(s) (names starting with '.'), not copied" in notes
+
+
+def test_a_table_whose_header_was_cut_is_an_error_at_the_cut_name(data, tmp_path, capsys):
+    from papercuts.cli import main
+
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    tsv = (src / "qps.abs.latest.tsv").read_text().splitlines()
+    (src / "qps.abs.latest.tsv").write_text("\n".join(tsv[:1]) + "\n" + tsv[1][:12])  # 'col-2 : x.ma', cut
+    rows = len((src / "qps.abs.latest.csv").read_text().splitlines())
+    before = digest(data)
+    assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 1
+    out, err = capsys.readouterr()
+    assert "kept as evidence" not in out
+    assert err.startswith(f"{src / 'qps.abs.latest.tsv'}:2:9: error: col-2's name 'x.ma' is cut short: it does not "
+                          f"name a build and config as x.<build>.<config>.pk<N>, so the table's {rows} row(s) "
+                          "cannot be read (the file was cut short when it was copied: copy it again, whole, from "
+                          "the run's archive, or remove it from raw/)\n"), err
+    assert "nothing was changed" in err and digest(data) == before

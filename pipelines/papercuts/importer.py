@@ -25,12 +25,14 @@ from .parsers.errors import Gap, ParseError, file_bytes, read
 from .parsers.mytools import (
     BuildName,
     QpsTable,
+    cut_header,
     dop_variant,
     names_variants,
     parse_build_name,
     parse_o_met,
     parse_qps_tsv,
     parse_test_file_name,
+    table_rows,
 )
 from .paths import Paths
 from .problems import Problems, UserError, printable
@@ -121,7 +123,12 @@ def scan(raw: Path, meta: dict, say=print, src: Path | None = None) -> Found:
             for ext, path in sorted(files.items()):
                 if ext == "csv" or ext == "tsv.edit" and "tsv" in files:
                     continue  # its .tsv names the same columns and tests; an edit is checked against it
-                if not names_variants(path.read_text(encoding="utf-8", errors="replace")):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                if not names_variants(text):
+                    rows = table_rows(files["csv"].read_text(encoding="utf-8", errors="replace")) \
+                        if ext == "tsv" and "csv" in files else table_rows(text)
+                    if cut := cut_header(text, shown(path), rows):
+                        raise cut
                     say(f"{path.relative_to(raw).as_posix()}: its columns do not name builds; kept as evidence")
                     continue
                 text_fix = _without_sections if ext == "tsv.edit" else (lambda t: t)

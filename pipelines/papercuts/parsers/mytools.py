@@ -240,6 +240,36 @@ def names_variants(tsv_text: str) -> bool:
         (b := parse_build_name(n)).dbms is not None and b.version is not None and b.config for n in names)
 
 
+def cut_header(tsv_text: str, path: str, rows: int) -> ParseError | None:
+    """A ParseError at a column name that was cut short (a build name without its version or
+    config: 'x.ma1003' where mytools wrote 'x.ma100339_rel_withdbg.z12a_c8r32.pk1') when the table
+    has `rows` rows that name therefore loses, else None. A name that does not start like a build
+    ('24', a thread count) is a hand-made table's, kept as evidence."""
+    for lineno, line in enumerate(tsv_text.splitlines(), start=1):
+        m = re.fullmatch(r"\s*(?:col-(\d+) :|Relative to:) (\S+)\s*", line)
+        if not m:
+            continue
+        name = parse_build_name(m[2])
+        starts_like_a_build = m[2].startswith("x.") or any(re.match(rf"{p}\d", name.build) for p, _ in DBMS_PREFIXES)
+        if starts_like_a_build and (name.version is None or not name.config) and rows:
+            which = f"col-{m[1]}'s name" if m[1] else "the 'Relative to:' name"
+            return ParseError(path, lineno, f"{which} '{m[2]}' is cut short: it does not name a build and config "
+                              f"as x.<build>.<config>.pk<N>, so the table's {rows} row(s) cannot be read",
+                              "the file was cut short when it was copied: copy it again, whole, from the run's "
+                              "archive, or remove it from raw/", m.start(2) + 1)
+    return None
+
+
+def table_rows(text: str) -> int:
+    """How many rows of numbers a qps .csv (every non-blank line) or .tsv (the lines after its
+    `col-1 ... col-N` header) holds."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    header = next((i for i, ln in enumerate(lines) if all(re.fullmatch(r"col-\d+", c) for c in ln.split())), None)
+    if header is None:
+        return 0 if any(re.match(r"\s*(?:col-\d+ :|Relative to:)", ln) for ln in lines) else len(lines)
+    return len(lines) - header - 1
+
+
 def _tsv_names(text: str, path: str) -> dict[int, str]:
     names = {int(m[1]): m[2] for m in re.finditer(r"^col-(\d+) : (\S+)\s*$", text, re.M)}
     if not names or sorted(names) != list(range(1, len(names) + 1)):

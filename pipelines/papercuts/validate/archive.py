@@ -31,11 +31,13 @@ from ..parsers.mytools import (
     BuildName,
     MetBlock,
     QpsTable,
+    cut_header,
     dop_variant,
     names_variants,
     parse_o_met,
     parse_qps,
     parse_qps_tsv,
+    table_rows,
 )
 from ..paths import Paths
 from ..problems import Problems
@@ -186,6 +188,10 @@ class _Archive:
         text = read(tsv, lambda t, _: t, self.paths.rel(tsv))
         tsv_text = "" if isinstance(text, Gap) else text
         if tsv_text and not names_variants(tsv_text):
+            rows = table_rows(csv.read_bytes().decode("utf-8", "replace") if csv else tsv_text)
+            if cut := cut_header(tsv_text, self.paths.rel(tsv), rows):
+                self.problems.items.append(cut.problem)
+                return None
             self.problems.warning(self.paths.rel(tsv), 1, 1, "its columns do not name x.<build>.<config> "
                                   "variants: kept as evidence, not read as results",
                                   "name the columns as mytools' sum scripts do to publish its numbers")
