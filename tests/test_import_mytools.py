@@ -400,3 +400,23 @@ def test_a_table_whose_header_was_cut_is_an_error_at_the_cut_name(data, tmp_path
                           "cannot be read (the file was cut short when it was copied: copy it again, whole, from "
                           "the run's archive, or remove it from raw/)\n"), err
     assert "nothing was changed" in err and digest(data) == before
+
+
+@pytest.mark.parametrize("inside", [[], ["notes.txt"]])
+def test_a_folder_where_the_metrics_file_is_expected_is_said_to_be_one(data, tmp_path, capsys, inside):
+    from papercuts.cli import main
+
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    (src / "o.met.latest").unlink()
+    (src / "o.met.latest").mkdir()
+    for name in inside:
+        (src / "o.met.latest" / name).write_text("x\n")
+    before = digest(data)
+    assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{src / 'o.met.latest'}:1:1: error: is a folder where mytools' metrics file (sum_met.sh's "
+                          "per-operation costs) is expected (replace the folder with the file o.met.latest copied "
+                          "from the run's archive, or remove it)\n"), err
+    assert "thread count" not in err and digest(data) == before

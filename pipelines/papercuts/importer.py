@@ -36,7 +36,13 @@ from .parsers.mytools import (
 )
 from .paths import Paths
 from .problems import Problems, UserError, printable
-from .validate.archive import _without_sections, summary_folders, thread_count
+from .validate.archive import (
+    _without_sections,
+    folder_problem,
+    folders_named_as_files,
+    summary_folders,
+    thread_count,
+)
 from .validate.csvfile import decode
 from .validate.load import CAMPAIGN_DIR
 
@@ -112,6 +118,10 @@ def scan(raw: Path, meta: dict, say=print, src: Path | None = None) -> Found:
                 found.configs.add(n.config)
         found.tests.update(r.test for r in table.rows)
 
+    # The folder the user gave: an empty folder is not copied, and is as wrong as a full one.
+    for folder, what in folders_named_as_files(src or raw):
+        raise ParseError(_shown(folder) if src else folder.relative_to(raw).as_posix(), 1,
+                         *folder_problem(folder, what))
     for folder in summary_folders(raw):
         mets = {}
         for path in folder.met.values():

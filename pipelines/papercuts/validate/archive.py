@@ -88,6 +88,26 @@ def summary_folders(raw: Path) -> list[Folder]:
     return list(found.values())
 
 
+def folders_named_as_files(raw: Path) -> list[tuple[Path, str]]:
+    """Folders of raw/ named as a summary file mytools writes (o.met.all, qps.abs.all.tsv), with
+    what that file is: its tables would be missing without a word, or read as no table at all."""
+    out = []
+    for d in sorted(raw.rglob("*")):
+        if not d.is_dir() or d.is_symlink() or any(p.startswith("x.") for p in d.relative_to(raw).parts):
+            continue
+        if _MET.fullmatch(d.name):
+            out.append((d, "mytools' metrics file (sum_met.sh's per-operation costs)"))
+        elif m := _QPS.fullmatch(d.name):
+            out.append((d, f"mytools' qps.{m['kind']} table ({m['ext']})"))
+    return out
+
+
+def folder_problem(folder: Path, what: str) -> tuple[str, str]:
+    """The message and hint for a folder where a file is expected."""
+    return (f"is a folder where {what} is expected",
+            f"replace the folder with the file {folder.name} copied from the run's archive, or remove it")
+
+
 Mets = dict[str, tuple[Path, tuple[MetBlock, ...]]]  # o.met files of a folder: shown path -> (path, blocks)
 
 
@@ -430,6 +450,8 @@ def load_archive(raw: Path, meta: dict, paths: Paths, rows: dict[str, list[dict]
                  trees: dict[tuple, dict] | None = None) -> bool:
     """Parse the summary tables under raw/ into rows; False when there are none. trees: the
     results of the per-run outputs beside them, which the tables are checked against."""
+    for folder, what in folders_named_as_files(raw):
+        problems.error(paths.rel(folder), 1, 1, *folder_problem(folder, what))
     folders = summary_folders(raw)
     if not folders:
         return False
