@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, MAX_README_BYTES, Table
 from ..paths import Paths
-from ..problems import Problems
+from ..problems import Problems, place
 from .calibrations import load_calibrations
 from .campaign_cache import load_campaigns
 from .csvfile import parse_csv
@@ -246,7 +246,10 @@ def _readme(path: Path, rel: str, problems: Problems) -> str | None:
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")  # an editor's byte-order mark
     except UnicodeDecodeError as e:
-        problems.error(rel, data[:e.start].count(b"\n") + 1, 1, "README.md is not UTF-8", "save it as UTF-8")
+        body = data.removeprefix(b"\xef\xbb\xbf")  # columns count characters after a byte-order mark
+        at = e.start - (len(data) - len(body))
+        problems.error(rel, *place(body, at), f"README.md is not UTF-8: invalid byte 0x{data[e.start]:02x}",
+                       "save it as UTF-8")
         return None
     for i, line in enumerate(text.splitlines(), start=1):
         try:

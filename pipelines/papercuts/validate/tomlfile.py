@@ -9,7 +9,7 @@ import re
 import tomllib
 
 from ..contract import MAX_TOML_CHARS, TOML_INT_MAXIMUM
-from ..problems import Problems
+from ..problems import Problems, place
 from .fields import FieldError, check_text
 
 
@@ -42,8 +42,8 @@ def read_toml(data: bytes, rel: str, problems: Problems) -> tuple[dict, dict[str
         text = data.decode("utf-8")
         doc = tomllib.loads(text)
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        problems.error(rel, line, 1, f"{name} is not UTF-8", "save it as UTF-8")
+        problems.error(rel, *place(data, e.start), f"{name} is not UTF-8: invalid byte 0x{data[e.start]:02x}",
+                       "save it as UTF-8")
         return None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
