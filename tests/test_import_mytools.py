@@ -360,7 +360,7 @@ def test_a_thread_count_out_of_range_is_refused_at_its_flag(data, tmp_path, caps
                  "--campaign", CAMPAIGN, "--threads", threads]) == 1
     err = capsys.readouterr().err
     assert err == (f"papercuts: error: --threads {threads}: the thread count must be a whole number from 1 to "
-                   "1000000 (the sysbench --threads of the run)\n")
+                   "1_000_000 (the sysbench --threads of the run)\n")
     assert digest(data) == before
 
 
@@ -420,3 +420,13 @@ def test_a_folder_where_the_metrics_file_is_expected_is_said_to_be_one(data, tmp
                           "per-operation costs) is expected (replace the folder with the file o.met.latest copied "
                           "from the run's archive, or remove it)\n"), err
     assert "thread count" not in err and digest(data) == before
+
+
+def test_one_maximum_thread_count_for_the_flag_campaign_toml_and_results_csv():
+    import papercuts.importer
+    from papercuts.contract import MAX_THREADS, RESULTS, TOML_INT_MAXIMUM
+    from papercuts.validate.tomlfile import int_problem
+
+    assert RESULTS.column("threads").maximum == TOML_INT_MAXIMUM["threads"] == MAX_THREADS
+    assert papercuts.importer.MAX_THREADS is MAX_THREADS  # imported, not a copy
+    assert int_problem("threads", MAX_THREADS) is None and int_problem("threads", MAX_THREADS + 1)

@@ -180,8 +180,11 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
 RAW_LAYOUTS = ("papercuts", "mytools")
 # The largest value of each whole-number key of campaign.toml and calibration.toml: beyond any
 # real run, and within the DuckDB column it is stored in (INTEGER stops at 2**31 - 1).
+# The largest thread count, the one source of it: results.csv's threads column, campaign.toml's
+# threads and papercuts import mytools --threads all allow 1 to MAX_THREADS.
+MAX_THREADS = int(_THREADS.maximum)
 TOML_INT_MAXIMUM: dict[str, int] = {"tables": 1_000_000, "rows_per_table": 10**12, "duration_read_s": 10**7,
-                                    "duration_write_s": 10**7, "threads": int(_THREADS.maximum), "cores": 100_000}
+                                    "duration_write_s": 10**7, "threads": MAX_THREADS, "cores": 100_000}
 
 # Per-operation costs: metric -> (short name as the seeds write it, what it is, unit, tool).
 # The first five are results.csv columns (as mytools' an.sh defines them, q = operations/s);

@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .contract import RESULTS, dbms_name
+from .contract import MAX_THREADS, dbms_name
 from .parsers.errors import Gap, ParseError, file_bytes, read
 from .parsers.mytools import (
     BuildName,
@@ -54,7 +54,6 @@ EDITIONS = {  # as bench/sysbench.lua/all_small.sh in mdcallag/mytools runs them
 }
 _NAME_THREADS = re.compile(r"(?:^|\.)(\d+)u(?=\.|$)")
 _SYSBENCH = re.compile(r"^sysbench (\d\S*)", re.M)  # the banner of a sysbench run's output
-MAX_THREADS = int(RESULTS.column("threads").maximum)  # a larger count is no result the build can hold
 
 
 @dataclass
@@ -266,7 +265,7 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
                    notes: str | None = None, config: str | None = None, say=print) -> Problems:
     """Import one archive folder into data/campaigns/<campaign>/; returns the check's problems."""
     if threads is not None and not 1 <= threads <= MAX_THREADS:  # else campaign.toml or the build would fail on it
-        raise UserError(f"--threads {threads}: the thread count must be a whole number from 1 to {MAX_THREADS} "
+        raise UserError(f"--threads {threads}: the thread count must be a whole number from 1 to {MAX_THREADS:_} "
                         "(the sysbench --threads of the run)")
     src, data = src.resolve(), data.resolve()
     if not src.is_dir():
