@@ -56,7 +56,11 @@ def test_a_real_archive_is_imported_byte_for_byte_with_its_catalog_rows(data):
     meta = tomllib.loads((target / "campaign.toml").read_text())
     assert meta["server"] == "box" and meta["raw_layout"] == "mytools" and str(meta["date"]) == "2026-04-03"
     assert "threads" not in meta  # every table says its own, so none is written
-    assert any("1 thread(s), from o.met.latest line" in s for s in said)
+    shown = Paths.make().rel  # as papercuts check names a file: in the folder given, not in the import's copy
+    assert f"{shown(LATIN / 'qps.abs.latest.tsv')}: 1 thread(s), from {shown(LATIN / 'o.met.latest')} line 27 " \
+           "(sb.met.point-query.pre.range100.pk1.dop1)" in said, said
+    assert said[-1] == f"imported {len(originals)} file(s) into {shown(target)}"
+    assert not any(".import-" in s for s in said)
     builds = (data / "builds.csv").read_text()
     assert "ma100230_rel_withdbg,mariadb,innodb,10.2.30," in builds
     assert "ma130000_rel_withdbg,mariadb,innodb,13.0.0," in builds
@@ -256,7 +260,7 @@ def test_per_run_outputs_beside_the_tables_give_the_results_and_check_the_tables
     assert problems.errors == [] and not [w for w in problems.sorted() if "qps.abs" in w.path]
     meta = tomllib.loads((data / "campaigns" / "2025-11-28-box-nov25" / "campaign.toml").read_text())
     assert meta["sysbench"] == "1.1.0-3ceba0b"  # printed by every run's output
-    assert any(s.startswith(RUNS[0]) and "dop<T> in its sb.o file names" in s for s in said)
+    assert f"{tmp_path / 'dop1' / RUNS[0]}: 1 thread(s), from dop<T> in its sb.o file names" in said, said
     con = database(data)
     rate = _rate(RUNS[0], "point-query")
     got = con.execute("SELECT qps, file, cpu_per_op IS NOT NULL FROM results WHERE build = 'my5651_rel_o2nofp' "
@@ -374,8 +378,8 @@ def test_hidden_files_are_not_copied_and_the_import_says_which(data, tmp_path):
     problems, said = run(src, data)
     assert problems.errors == []
     why = "a hidden name (starting with '.'), which papercuts check allows nowhere under raw/"
-    assert [s for s in said if "not copied" in s] == [f".git/: not copied (2 file(s)): {why}",
-                                                      f".hidden: not copied (1 file(s)): {why}"]
+    assert [s for s in said if "not copied" in s] == [f"{src / '.git'}/: not copied (2 file(s)): {why}",
+                                                      f"{src / '.hidden'}: not copied (1 file(s)): {why}"]
     target = data / "campaigns" / CAMPAIGN
     assert not any(p.name.startswith(".") for p in (target / "raw").rglob("*"))
     notes = tomllib.loads((target / "campaign.toml").read_text())["notes"]

@@ -125,7 +125,7 @@ def scan(raw: Path, meta: dict, say=print, src: Path | None = None) -> Found:
         mets = {}
         for path in folder.met.values():
             blocks = _parse(path, shown, parse_o_met)
-            mets[path.relative_to(raw).as_posix()] = (path, blocks)
+            mets[shown(path)] = (path, blocks)  # thread_count names the one it reads a dop<T> in
             found.met_files.append(path.relative_to(raw).as_posix())
             _met_names(blocks, found)
         for files in (*folder.abs.values(), *folder.rel.values()):
@@ -138,12 +138,12 @@ def scan(raw: Path, meta: dict, say=print, src: Path | None = None) -> Found:
                         if ext == "tsv" and "csv" in files else table_rows(text)
                     if cut := cut_header(text, shown(path), rows):
                         raise cut
-                    say(f"{path.relative_to(raw).as_posix()}: its columns do not name builds; kept as evidence")
+                    say(f"{printable(shown(path))}: its columns do not name builds; kept as evidence")
                     continue
                 text_fix = _without_sections if ext == "tsv.edit" else (lambda t: t)
                 table = _parse(path, shown, lambda t, at, fix=text_fix: parse_qps_tsv(fix(t), at))
                 names(table)
-                rel = path.relative_to(raw).as_posix()
+                rel = shown(path)
                 t = thread_count(raw, path, mets, meta)
                 if t is None:
                     found.missing_threads.append(rel)
@@ -172,8 +172,7 @@ def _run_names(raw: Path, found: Found, shown) -> None:
         if threads:
             found.builds.setdefault(name.build_id, name)
             found.configs.add(name.config)
-            rel = vdir.relative_to(raw).as_posix()
-            found.threads += [(rel, t, "dop<T> in its sb.o file names") for t in sorted(threads)]
+            found.threads += [(shown(vdir), t, "dop<T> in its sb.o file names") for t in sorted(threads)]
 
 
 def _met_names(blocks, found: Found) -> None:
@@ -287,7 +286,8 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
         raw = Path(tmp) / "raw"
         copied, hidden = _copy_tree(src, raw)
         for name, count in hidden.items():
-            say(f"{printable(name)}: not copied ({count} file(s)): a hidden name (starting with '.'), "
+            where = printable(_shown(src / name)) + ("/" if name.endswith("/") else "")
+            say(f"{where}: not copied ({count} file(s)): a hidden name (starting with '.'), "
                 "which papercuts check allows nowhere under raw/")
         try:
             found = scan(raw, {"_file": "campaign.toml"}, say, src)  # what the tables say alone
@@ -298,7 +298,7 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
             raise UserError(f"{label}: its o.met tables (sum_met_dop.sh) name builds and thread counts but no "
                             "config; pass --config ID (a configs.csv id, added if new)")
         for rel, t, where in found.threads:
-            say(f"{rel}: {t} thread(s), from {where}")
+            say(f"{printable(rel)}: {t} thread(s), from {printable(where)}")
         toml = _toml({
             "title": title or _title(found, server_id, label),
             "source": source_id,
@@ -326,7 +326,7 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
                                               "date and URL of the archive"}]
         (Path(tmp) / "campaign.toml").write_text(toml, encoding="utf-8")
         problems = _write_and_check(Path(tmp), target, data, additions, say)
-    say(f"imported {len(copied)} file(s) into {target}")
+    say(f"imported {len(copied)} file(s) into {_shown(target)}")
     return problems
 
 
