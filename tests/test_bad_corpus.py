@@ -106,3 +106,28 @@ def test_too_many_rows(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _, problems = validate(Paths.make(data=tmp_path / "data"))
     assert [(p.line, p.message) for p in problems.items] == [(MAX_ROWS + 2, f"more than {MAX_ROWS} rows")]
+
+
+@pytest.mark.parametrize("printed", [
+    ("transactions:                        261568 (13077.21 per sec.)",
+     "transactions:                        0 (0.00 per sec.)"),
+    ("avg:                                    0.08", "avg:                                    0.00"),
+    ("95th percentile:                        0.10", "95th percentile:                        0.00"),
+])
+def test_a_tps_or_latency_printed_as_zero_is_no_error_and_stays_out_of_the_results(printed, tmp_path, monkeypatch):
+    """sysbench prints 2 decimals: 0.00 is a value under 0.005 (a memory test's latency), kept empty,
+    never the database's constraint error."""
+    from datadir import database
+
+    data = overlay("93-raw-sysbench-negative-p95", tmp_path)
+    output = data / "campaigns/2026-01-05-raw/raw/my8028.cfg/point-query.t1.r1.sysbench.txt"
+    text = output.read_text().replace("95th percentile:                        -4",
+                                      "95th percentile:                        0.10")
+    assert text.count(printed[0]) == 1
+    output.write_text(text.replace(*printed))
+    monkeypatch.chdir(tmp_path)
+    row = database(data).execute("SELECT qps, tps, latency_avg_ms, latency_p95_ms FROM results "
+                                 "WHERE campaign = '2026-01-05-raw'").fetchall()
+    kept = {"transactions": (13077.21, None, 0.08, 0.10), "avg": (13077.21, 13077.21, None, 0.10),
+            "95th": (13077.21, 13077.21, 0.08, None)}[printed[0].split()[0].rstrip(":")]
+    assert row == [kept]

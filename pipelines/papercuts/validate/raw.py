@@ -379,8 +379,8 @@ class _Context:
         origin = {"_file": rel, "_published": self.paths.published(run.files["sysbench"]),
                   "_line": sb.final.line, "_cols": {}, "_raw": True}
         self.rows["results"].append({
-            **key, "qps": qps, "tps": sb.tps, "latency_avg_ms": sb.latency_avg_ms,
-            "latency_p95_ms": p95, "cpu_per_op": cost.cpu_per_op, "cs_per_op": cost.cs_per_op,
+            **key, "qps": qps, "tps": _printed(sb.tps), "latency_avg_ms": _printed(sb.latency_avg_ms),
+            "latency_p95_ms": _printed(p95), "cpu_per_op": cost.cpu_per_op, "cs_per_op": cost.cs_per_op,
             "r_per_op": cost.r_per_op, "rkb_per_op": cost.rkb_per_op, "wkb_per_op": cost.wkb_per_op,
             **origin})
         if isinstance(stat, perf_stat.PerfStat):
@@ -471,3 +471,12 @@ class _Context:
                     {**key, "sample": k, "symbol": r.symbol, "dso": r.dso, "self_pct": r.self_pct * w,
                      "children_pct": None if r.children_pct is None else r.children_pct * w, "line": r.line}
                     for r in report.rows]
+
+
+def _printed(value: float | None) -> float | None:
+    """A tps or latency of sysbench for the results row, where 0 is left empty. sysbench prints them
+    to 2 decimals, so 0.00 is a value under 0.005, not an impossible one: a memory test's average
+    latency at 7 million events/s (tests/fixtures/raw/sysbench/sb-1.0-memory.txt), or the tps of a run
+    whose events outlast it. The parser keeps it as printed (it refuses only negative and non-finite
+    values, at their line and column); results.csv's columns hold positive values only."""
+    return value if value else None
