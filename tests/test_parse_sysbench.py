@@ -200,3 +200,31 @@ def test_the_prose_before_the_test_reads_as_every_other_line(name):
                                "table 1 : explain SELECT c FROM sbtest1 WHERE id=1",
                                "  -> Rows fetched before execution", "for sum_ranges",
                                "\u3000for mixed_ranges")
+
+
+@pytest.mark.parametrize("line, old, new, column, message", [
+    (31, '"tps": 116925.20,', '"tps": -116925.20,', 12, '"tps" is -116925, negative in a report_json object'),
+    (24, '"latency": 0.01,', '"latency": 1e999,', 16, '"latency" is inf, not a finite number in a report_json object'),
+    (19, '"total": 0.00,', '"total": NaN,', 16, '"total" is nan, not a finite number in a report_json object'),
+    (25, '"errors": 0.00,', '"errors": 2e15,', 15,
+     '"errors" is 2e+15, over the plausible maximum 1e+15 in a report_json object'),
+])
+def test_a_report_json_value_no_sysbench_prints_is_an_error_at_it(line, old, new, column, message):
+    """A 0.00 is printed (qps 0.00 of a test without queries, a rounded latency): only negative,
+    non-finite and implausible values are refused, at their line and column."""
+    lines = (RAW / "sysbench" / "sb-1.0-report-json-hook.txt").read_text().split("\n")
+    assert lines[line - 1].strip() == old
+    lines[line - 1] = lines[line - 1].replace(old, new)
+    with pytest.raises(ParseError) as e:
+        sysbench.parse("\n".join(lines))
+    p = e.value.problem
+    assert (p.line, p.column, p.message) == (line, column, message)
+
+
+def test_a_report_csv_value_no_sysbench_prints_is_an_error_at_it():
+    text = (RAW / "sysbench" / "sb-1.0-report-csv-hook.txt").read_text()
+    bad = text.replace("2,2,208063.64,", "2,2," + "9" * 400 + ",", 1)
+    with pytest.raises(ParseError) as e:
+        sysbench.parse(bad)
+    p = e.value.problem
+    assert (p.line, p.column, p.message) == (14, 5, "tps is inf, not a finite number in a report_csv line")

@@ -273,9 +273,9 @@ class _Reader:
     def _body(self, lineno: int, line: str) -> None:
         if line.startswith("FATAL:") and self.fatal is None:
             self.fatal = (lineno, line)
-        if (hooked := self.json.take(lineno, line)) is not None:
+        if (hooked := self.json.take(lineno, line, self.raw)) is not None:
             self.intervals += [Interval(**fields) for fields in hooked]
-        elif fields := sysbench_hooks.csv_interval(lineno, line):
+        elif fields := sysbench_hooks.csv_interval(lineno, line, self.path, self.raw):
             self.intervals.append(Interval(**fields))
         elif m := _CHECKPOINT.match(line):
             self.close()
