@@ -174,3 +174,23 @@ def test_perf_report_errors():
     with pytest.raises(ParseError) as e:
         perf_report.parse("     4.40%  postgres  postgres  [.] x\n", "rep")
     assert (e.value.line, e.value.path) == (1, "rep")
+
+
+def test_a_count_has_no_plausible_maximum_but_cannot_be_negative_or_infinite():
+    """Cycles over an hour of a 192-CPU system-wide run pass numbers.MAX_PLAUSIBLE (1e15)."""
+    from papercuts.parsers import perf_stat
+    from papercuts.parsers.errors import ParseError
+
+    text = "\n Performance counter stats for 'system wide':\n\n  {} cycles\n\n  3,600.01 seconds time elapsed\n"
+    assert perf_stat.parse(text.format("3,456,000,000,000,000")).value("cycles") == 3.456e15
+    with pytest.raises(ParseError) as e:
+        perf_stat.parse(text.format("9" * 400))
+    assert (e.value.problem.line, e.value.problem.column) == (4, 3)
+    assert e.value.problem.message == f"'{'9' * 400}' is not a finite number: not a counter value"
+    with pytest.raises(ParseError) as e:
+        perf_stat.parse(text.format("3,456").replace("3,600.01", "-1"))
+    assert (e.value.problem.line, e.value.problem.column, e.value.problem.message) == (
+        6, 3, "seconds time elapsed is -1, negative")
+    with pytest.raises(ParseError) as e:
+        perf_stat.parse_json('{"counter-value" : "-5", "unit" : "", "event" : "cycles"}\n')
+    assert (e.value.problem.column, e.value.problem.message) == (20, "cycles is -5, negative")

@@ -11,11 +11,12 @@ variance fields); JSON holds the value as a string.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
 from .errors import Gap, ParseError, blank
-from .numbers import localized, plain
+from .numbers import localized, not_a_number, out_of_range, plain
 
 HINT = "regenerate it with perf stat (-o FILE), or remove the file"
 MISSING = ("<not supported>", "<not counted>")
@@ -81,6 +82,15 @@ _VARIANCE = re.compile(r"\(\s*\+-\s*(\d+(?:[.,]\d+)?)%\s*\)")
 _METRIC = re.compile(r"#\s*(\S+)\s*(.*?)\s*$")
 
 
+def _checked(value: float, name: str, path: str, lineno: int, column: int, maximum: float = math.inf) -> float:
+    """A counter value or time perf stat can print, else a ParseError at its column: never negative
+    or non-finite. A count has no plausible maximum (cycles over an hour of a 192-CPU system-wide run
+    pass 1e15, numbers.MAX_PLAUSIBLE); a time has that one."""
+    if wrong := out_of_range(value, name, maximum=maximum):
+        raise ParseError(path, lineno, wrong, HINT, column)
+    return value
+
+
 def _decimal(lines: list[str]) -> str:
     """',' when this block's msec or elapsed values use a decimal comma, else '.'."""
     for line in lines:
@@ -93,7 +103,8 @@ def _decimal(lines: list[str]) -> str:
     return "."
 
 
-def _human_counter(line: str, lineno: int, decimal: str, path: str) -> Counter | None:
+def _human_counter(line: str, lineno: int, decimal: str, path: str, lead: int = 0) -> Counter | None:
+    """One counter line (stripped; `lead` characters of indentation cut from it)."""
     m = _COUNTER.match(line)
     if not m:
         return None
@@ -101,7 +112,9 @@ def _human_counter(line: str, lineno: int, decimal: str, path: str) -> Counter |
     status = {"<not supported>": "not supported", "<not counted>": "not counted"}.get(text, "counted")
     value = None if status != "counted" else localized(text, decimal)
     if status == "counted" and value is None:
-        raise ParseError(path, lineno, f"'{text}' is not a counter value", HINT)
+        raise ParseError(path, lineno, f"{not_a_number(text)}: not a counter value", HINT, lead + m.start("value") + 1)
+    if value is not None:
+        _checked(value, m["event"], path, lineno, lead + m.start("value") + 1)
     rest, event, unit = m["rest"], m["event"], m["unit"] or ""
     if event.endswith(" (msec)"):  # perf <= 4.x: "1249.500900      task-clock (msec)"
         event, unit = event[: -len(" (msec)")], "msec"
@@ -147,7 +160,12 @@ def parse(text: str, path: str = "<perf stat>") -> PerfStat | Gap:
     if blank(text):
         return Gap(path, "empty")
     blocks: list[Block] = []
-    for first, numbered in _split_blocks(text.splitlines()):
+    raws = text.splitlines()
+
+    def lead(lineno: int) -> int:  # the indentation _split_blocks cut from a line
+        return len(raws[lineno - 1]) - len(raws[lineno - 1].lstrip())
+
+    for first, numbered in _split_blocks(raws):
         decimal = _decimal([line for _, line in numbered])
         info: dict = {"line": first}
         counters: list[Counter] = []
@@ -158,10 +176,13 @@ def parse(text: str, path: str = "<perf stat>") -> PerfStat | Gap:
                 info["target"], info["runs"] = m[1], int(m[2]) if m[2] else None
             elif m := _ELAPSED.match(line):
                 key = {"time elapsed": "elapsed_s", "user": "user_s", "sys": "sys_s"}[m[2]]
-                info[key] = localized(m[1], decimal)
+                seconds = localized(m[1], decimal)
+                if seconds is None:
+                    raise ParseError(path, lineno, f"{not_a_number(m[1])} in 'seconds {m[2]}'", HINT, lead(lineno) + 1)
+                info[key] = _checked(seconds, f"seconds {m[2]}", path, lineno, lead(lineno) + 1, maximum=1e15)
             elif line.startswith("#"):
                 continue  # "#           time             counts unit events" (-I header)
-            elif (c := _human_counter(line, lineno, decimal, path)) is not None:
+            elif (c := _human_counter(line, lineno, decimal, path, lead(lineno))) is not None:
                 counters.append(c)
             elif "#" in line:
                 continue  # metric-only line (TopdownL1 ...), no value of its own
@@ -174,14 +195,15 @@ def parse(text: str, path: str = "<perf stat>") -> PerfStat | Gap:
     return PerfStat(tuple(blocks))
 
 
-def _number_or_missing(text: str, path: str, lineno: int) -> tuple[float | None, str]:
+def _number_or_missing(text: str, path: str, lineno: int, event: str = "counter value",
+                       column: int = 1) -> tuple[float | None, str]:
     text = text.strip()
     if text in MISSING:
         return None, text.strip("<>")
     value = plain(text)
     if value is None:
-        raise ParseError(path, lineno, f"'{text}' is not a counter value", HINT)
-    return value, "counted"
+        raise ParseError(path, lineno, f"{not_a_number(text)}: not a counter value", HINT, column)
+    return _checked(value, event, path, lineno, column), "counted"
 
 
 def parse_csv(text: str, path: str = "<perf stat -x>", sep: str = ",") -> PerfStat | Gap:
@@ -214,7 +236,8 @@ def parse_csv(text: str, path: str = "<perf stat -x>", sep: str = ",") -> PerfSt
             if f and not f[0].strip():
                 continue  # metric-only continuation line
             raise ParseError(path, lineno, f"unrecognised perf stat CSV line: {line[:80]!r}", HINT)
-        value, status = _number_or_missing(f[at], path, lineno)
+        value, status = _number_or_missing(f[at], path, lineno, f[at + 2].strip(),
+                                           sum(len(x) + len(sep) for x in f[:at]) + 1)
         prefix, rest = f[:at], f[at + 3:]
         time_s = plain(prefix[0]) if prefix and plain(prefix[0]) is not None else None
         cpu = next((p.strip() for p in prefix if p.strip() and plain(p) is None), None)
@@ -260,7 +283,9 @@ def parse_json(text: str, path: str = "<perf stat -j>") -> PerfStat | Gap:
             if isinstance(obj, dict) and "metric-value" in obj:
                 continue  # metric-only object
             raise ParseError(path, lineno, "a perf stat JSON line needs 'event' and 'counter-value'", HINT)
-        value, status = _number_or_missing(str(obj["counter-value"]), path, lineno)
+        at = re.search(r'"counter-value"\s*:\s*', raw)
+        value, status = _number_or_missing(str(obj["counter-value"]), path, lineno, str(obj["event"]),
+                                           at.end() + 1 if at else 1)
         running = obj.get("pcnt-running")
         variance = obj.get("variance")
         counters.append(Counter(
