@@ -36,3 +36,17 @@ def test_pages_belong_to_the_projects_data_or_to_the_data_they_are_given_with(tm
     assert Paths.make(data=PROJECT / "data").pages == PROJECT / "content"
     assert Paths.make(data=tmp_path / "data").pages is None  # a copy or other data: its own pages only
     assert Paths.make(data=tmp_path / "data", content=tmp_path / "pages").pages == tmp_path / "pages"
+
+
+def test_a_known_regression_links_its_investigation_only_where_the_site_has_it(data_copy, tmp_path):
+    """A copy of data/ is another data folder: its known regressions (data/known/) still label their
+    changes, but an investigation it names is not built there, so the label links the bug instead
+    (it linked /investigations/innodb-myrocks-over-time/, a page the copy's site has not)."""
+    from papercuts.build import build
+
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    html = (paths.public / "regressions" / "index.html").read_text()
+    assert "bug 102037) (explained)" in html
+    assert 'href="/investigations/innodb-myrocks-over-time/"' not in html
+    assert '<a href="https://bugs.mysql.com/bug.php?id=102037">random-points range 1000 regresses' in html

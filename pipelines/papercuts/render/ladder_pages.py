@@ -88,11 +88,11 @@ def ladder_units(con: duckdb.DuckDBPyConnection) -> list[Unit]:
             for server, rows in groupby(fetch_dicts(con, query("ladder_pages")), key=lambda r: r["server"])]
 
 
-def render_ladder_index(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
+def render_ladder_index(con: duckdb.DuckDBPyConnection, out_root: Path, investigations: tuple[str, ...] = ()) -> int:
     """The ladders' section page and the regressions index."""
     (out_root / "ladders").mkdir(parents=True, exist_ok=True)
     (out_root / "ladders" / "_index.md").write_text(page({"title": "Version ladders"}, ""))
-    return 1 + render_regressions(con, out_root)
+    return 1 + render_regressions(con, out_root, investigations)
 
 
 def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[dict]) -> int:
@@ -149,7 +149,10 @@ def _evidence(r: dict) -> list[dict]:
     return out
 
 
-def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
+def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investigations: tuple[str, ...] = ()) -> int:
+    """The regressions index, its CSV and its feed; a known regression links its investigation
+    when this site has it (`investigations`: the slugs built, none for a data folder without its
+    pages: paths.pages), else its first bug."""
     rows = fetch_dicts(con, query("regressions"))
     items = [{"change": f"{r['change']:+.1%}", "size": abs(r["change"]), "direction": r["direction"],
               "series": r["series"], "kind": r["kind"], "group": r["group"] or "",
@@ -160,7 +163,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path) -> int:
               "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
               "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else "",
               "flagged": flag_note(r["flagged"]),
-              "known_url": (investigation_url(r["known_investigation"]) if r["known_investigation"]
+              "known_url": (investigation_url(r["known_investigation"]) if r["known_investigation"] in investigations
                             else r["known_bug"] or "")} for r in rows]
     for item, r in zip(items, rows, strict=True):  # a stable anchor per change, for the feed
         key = f"{r['ladder']}|{r['series']}|{r['before']}|{r['after']}"

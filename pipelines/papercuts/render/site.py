@@ -67,7 +67,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     # index. The last two are made at every build, not kept, and first: the largest jobs first, the
     # small ones then fill both cores to the end (x100 rebuild: the regressions index, 6,490 changes,
     # 0.34-0.38 s, was the last job among the server pages, with the other core idle).
-    first = ([Unit("ladder index", render_ladder_index, kept=False)]
+    first = ([Unit("ladder index", render_ladder_index, (tuple(i["slug"] for i in investigations),), kept=False)]
              + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), kept=False) for src in sources]
              + campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs))
     servers = server_units(con, investigations, out)
