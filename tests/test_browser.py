@@ -211,7 +211,8 @@ def test_costs_per_operation_are_drawn_beside_rqps(page, server):
     cells = _row(page, "costs-t1", "point-query", "ma101119_deb12.spin0")
     assert cells[0].strip(" ▲▼") == "1.32"  # 19675.50 + 8720.44 over 13077.21 + 8396.01, halves
     assert _marks(page, "repetitions", "symbol") == 48  # 4 tests × 2 thread counts × 3 settings × 2 runs
-    assert _row(page, "repetitions", "point-query", "1", "ma101119_deb12.spin0", "1") == ["19675.50", "2.26"]
+    assert _row(page, "repetitions", "point-query", "1", "ma101119_deb12.spin0", "1") == [
+        "19675.50", "queries/s", "2.26"]
     chart = page.locator('.vega-chart[data-chart-id="costs-t2"]')
     chart.locator("g.mark-rect.role-mark path").last.hover()  # cs/q, the last panel
     tooltip = page.locator("#vg-tooltip-element")

@@ -250,14 +250,16 @@ def test_the_regressions_tables_rows_keep_contributed_text_as_text():
 
     base = {"id": "change-1", "change": "-5.0%", "direction": "regression", "url": "/ladders/evil-mysql-1/",
             "between": "8.0.28 → 8.0.40", "span": "", "dbms": "MySQL", "threads": 1, "date": "2026-11-22",
-            "campaign": "2026-11-22-hostile", "pvalue": "0.001", "known": "", "known_url": "", "evidence": []}
+            "campaign": "2026-11-22-hostile", "pvalue": "0.001", "known": "", "known_url": "", "evidence": [],
+            "flagged": ""}
     for name in [*HOSTILE, CPU, TITLE]:
-        row = {**base, "series": name, "server": name, "group": name, "known": name,
+        row = {**base, "series": name, "server": name, "group": name, "known": name, "flagged": name,
                "known_url": "https://bugs.example/1?a=1&b=2", "evidence": [{"text": name, "url": "/explore/?x=1"}]}
         cells = Cells()
         cells.feed(changes_html([row]))
-        assert cells.tags == ["tr", "td", "td", "a", "td", "td", "td", "td", "td", "code", "td", "td", "a", "td", "a"]
-        assert cells.text.count(name) == 4  # series, server, known and evidence: text
+        assert cells.tags == ["tr", "td", "span", "td", "a", "td", "span", "td", "td", "td", "td", "code", "td", "td",
+                              "a", "td", "a"]
+        assert cells.text.count(name) == 5  # series, server, known, evidence and the flagged note (a file's path)
         assert ("data-server", name) in cells.attrs and ("data-group", name) in cells.attrs
         assert ("href", "https://bugs.example/1?a=1&b=2") in cells.attrs
     for link in ("javascript:alert(7)", "//evil.example/", "data:text/html,<script>alert(8)</script>"):
