@@ -25,7 +25,7 @@ from ..ingest import previous
 from ..runs import run_starts
 from .changepoints import detect
 
-MIN_BUILDS = 3  # two builds are a comparison, not a ladder
+MIN_BUILDS = 3  # builds a ladder keeps, one a version (one_per_version): two are a comparison
 
 SCHEMA = """
 CREATE TABLE ladders (

@@ -7,7 +7,7 @@
   per campaign, server and thread count from its version ladders (derive/ladders.py: the median
   absolute successive difference of every series after the shared drift, or the repetitions'
   spread): a ratio of two builds is within noise when |ln rQPS| < 2·√2·σ (two standard errors of
-  the difference of two points). Where no ladder measured it (fewer than 3 builds), and for
+  the difference of two points). Where no ladder measured it (fewer than 3 versions), and for
   ratios other than rQPS, NOISE is the stated threshold.
 - Cell text is white on the dark ends of the scale and black elsewhere, so text contrast stays
   at 4.5:1 or more (checked in Chromium by tests/test_colours.py).

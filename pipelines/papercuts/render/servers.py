@@ -69,9 +69,9 @@ def comparison_sections(con, server: str, campaign: str | None = None) -> list[t
         sections.append((f"rQPS at {threads}, relative to {base} ({c['campaign']})", [{
             "id": slug("heatmap", c["campaign"], c["threads"], base), "kind": "rqps-heatmap",
             "title": f"rQPS, {threads}: {c['campaign_title']}",
-            "caption": f"Each cell is QPS of the column's variant divided by QPS of {base}; "
+            "caption": f"Each cell is the throughput of the column's variant divided by that of {base}; "
                        "red is below 1.0 (slower), blue above, grey within the noise the chart's subtitle "
-                       "states (measured on the campaign's version ladders where it has three builds or more)."
+                       "states (measured on the campaign's version ladders where it has three versions or more)."
                        + (" Its CSV holds the comparison at every thread count, a column per count "
                           f"(this chart's: rqps_t{c['threads']})." if each else ""),
             "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base,
