@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import duckdb
 
+import ladder_inputs
 from papercuts.derive.ladders import TABLES, build_ladders
 
 # SYNTHETIC: 24 campaigns × 2 thread counts × 12 builds × 2 configs × 175 microbenchmarks × 2 ranges
 # = 403,200 values, a few row groups, so that DuckDB reads them on more than one thread; stored in
 # ladder order, as sql/models/03_ladder_values.sql stores them. Build names do not sort as their
 # versions; some series step at the sixth build.
-VALUES = """
+VALUES = ladder_inputs.TABLES + """
 CREATE TABLE builds AS
 SELECT 'b' || (i * 7 % 12) AS id, [8, 0, i] AS version_key FROM range(12) t(i);
-CREATE TABLE known (id VARCHAR, dbms VARCHAR, introduced_key INTEGER[], servers VARCHAR[],
-                    microbenchmarks VARCHAR[], "groups" VARCHAR[]);
-CREATE TABLE flagged_results AS SELECT * FROM (SELECT NULL AS campaign, NULL AS server, NULL AS build,
-    NULL AS config, NULL AS microbenchmark, NULL AS "range", NULL AS threads, 0.0 AS qps, 0.0 AS median,
-    0 AS others, NULL AS file, 0 AS line) LIMIT 0;
 CREATE TABLE ladder_values AS
 SELECT 'c' || lpad(c::VARCHAR, 2, '0') AS campaign, 's' AS server, 'mysql' AS dbms, 'innodb' AS engine,
        'c8r32' AS family, th AS threads, 'b' || (b * 7 % 12) AS build, ['z1a_c8r32', 'z1b_c8r32'][cf + 1] AS config,

@@ -10,6 +10,7 @@ import struct
 import duckdb
 import pyarrow as pa
 
+import ladder_inputs
 from papercuts.derive.ladders import build_ladders
 
 # What derive ran after the search (sql/queries/ladder_lines_insert.sql until it was replaced).
@@ -43,13 +44,8 @@ SELECT * FROM lines ORDER BY campaign, ladder, series, position
 # magnitude so that a mean of two differs from other ways of taking it; stored in ladder order
 # (sql/models/03_ladder_values.sql). The WHERE drops some values: a microbenchmark missing at the
 # first build, others at some builds, a campaign's half at the first build.
-VALUES = """
+VALUES = ladder_inputs.TABLES + """
 CREATE TABLE builds AS SELECT 'b' || i AS id, [8, 0, i] AS version_key FROM range(9) t(i);
-CREATE TABLE known (id VARCHAR, dbms VARCHAR, introduced_key INTEGER[], servers VARCHAR[],
-                    microbenchmarks VARCHAR[], "groups" VARCHAR[]);
-CREATE TABLE flagged_results AS SELECT * FROM (SELECT NULL AS campaign, NULL AS server, NULL AS build,
-    NULL AS config, NULL AS microbenchmark, NULL AS "range", NULL AS threads, 0.0 AS qps, 0.0 AS median,
-    0 AS others, NULL AS file, 0 AS line) LIMIT 0;
 CREATE TABLE ladder_values AS
 SELECT 'c' || c AS campaign, 's' AS server, 'mysql' AS dbms, 'innodb' AS engine, 'c8r32' AS family,
        th AS threads, 'b' || b AS build, 'z1a_c8r32' AS config, '8.0.' || b AS version,

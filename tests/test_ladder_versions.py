@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import duckdb
 
+import ladder_inputs
 from papercuts.derive.ladders import build_ladders, one_per_version
 
 
@@ -29,13 +30,8 @@ def test_the_build_most_like_the_ladders_other_versions_is_kept():
 
 # SYNTHETIC: one campaign, 6 versions of one build flavour x 12 microbenchmarks with 1 % noise,
 # and at 8.0.45 two more builds, one 30 % slower and one 30 % faster on every microbenchmark.
-VALUES = """
+VALUES = ladder_inputs.TABLES + """
 CREATE TABLE builds AS SELECT 'b' || i AS id, [8, 0, 40 + i] AS version_key FROM range(6) t(i);
-CREATE TABLE known (id VARCHAR, dbms VARCHAR, introduced_key INTEGER[], servers VARCHAR[],
-                    microbenchmarks VARCHAR[], "groups" VARCHAR[]);
-CREATE TABLE flagged_results AS SELECT * FROM (SELECT NULL AS campaign, NULL AS server, NULL AS build,
-    NULL AS config, NULL AS microbenchmark, NULL AS "range", NULL AS threads, 0.0 AS qps, 0.0 AS median,
-    0 AS others, NULL AS file, 0 AS line) LIMIT 0;
 CREATE TABLE v AS
 SELECT 'my80' || (40 + b) || '_rel' AS build, '8.0.' || (40 + b) AS version, b AS rank, 1.0 AS factor
 FROM range(6) t(b)
