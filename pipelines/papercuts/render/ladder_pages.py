@@ -22,6 +22,7 @@ from .bundle import write_bundle
 from .charts import explore_url, make_chart
 from .embeds import page_as_of
 from .frontmatter import page
+from .known_list import known_list
 from .ladder_charts import server_changes
 from .ladder_links import ladder_title
 from .selection import slug
@@ -177,6 +178,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
             # its rows are read into the page, not served; the CSV is published by its link (and
             # placed by publish/own_files.py, as every CSV: the same bytes, Hugo's copy kept)
             "build": {"publishResources": False}, "shown": len(shown), "total": len(items),
+            "known": known_list(con, investigations),
             "filters": {k: sorted({i[k] for i in shown}, key=str) for k in ("dbms", "server", "group", "threads")}}
     folder = out_root / "regressions"
     folder.mkdir(parents=True, exist_ok=True)
