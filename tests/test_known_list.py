@@ -114,3 +114,24 @@ def test_a_known_regression_no_result_spans_says_so_and_links_its_bug_without_it
     assert entries["bug-116463"]["url"] == "https://bugs.mysql.com/bug.php?id=116463"
     assert entries["bug-116463"]["hits"] == "update-index; on dell32"
     assert "No result on this site spans" not in re.sub(r"\s+", " ", _listed(site)["bug-116463"]["text"])
+
+
+def test_a_campaign_page_names_the_known_regressions_it_shows(site):
+    """The campaigns whose ladders a known regression labels, or whose comparisons span it where no ladder
+    can, name it and link its entry on /regressions/; no other campaign page does."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    expected = {c: set() for (c,) in con.execute("SELECT id FROM campaigns").fetchall()}
+    for campaign, known in con.execute("SELECT DISTINCT l.campaign, ck.known FROM change_known ck "
+                                       "JOIN ladders l USING (ladder)").fetchall():
+        expected[campaign].add(known)
+    for k in known_list(con, ()):
+        for c in k["compared"]:
+            expected[c["campaign"]].add(k["id"])
+    assert expected[BUSY_WAIT] == {"bug-116463"} and sum(map(bool, expected.values())) >= 2
+    listed = _listed(site)
+    for campaign, known in expected.items():
+        html = (site.public / "campaigns" / campaign / "index.html").read_text()
+        section = html[html.find('class="campaign-known"'):]
+        section = section[:section.find("</section>")] if 'class="campaign-known"' in html else ""
+        assert set(re.findall(r'href="/regressions/#known-([^"]+)"', section)) == known
+        assert all(k in listed for k in known)

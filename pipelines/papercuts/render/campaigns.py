@@ -14,6 +14,7 @@ from .bundle import write_bundle
 from .charts import make_charts
 from .embeds import page_as_of
 from .frontmatter import page
+from .known_list import known_by_campaign
 from .ladder_links import ladder_links
 from .served import gzipped, served_name
 from .servers import comparison_sections
@@ -82,6 +83,7 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         # Shown as preformatted text, escaped by the template: never Markdown or shortcodes.
         "readme": c["readme"] or "",
         "ladders": ladder_links(con, campaign=c["id"]),
+        "known": known_by_campaign(con).get(c["id"], []),
     }
     if c["raw_layout"]:
         outcome = fetch_dicts(con, query("raw_outcome"), {"campaign": c["id"]})

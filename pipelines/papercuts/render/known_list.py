@@ -6,6 +6,7 @@ regression that labels no change point was on no page at all.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import groupby
 
 import duckdb
@@ -75,3 +76,18 @@ def _what(v: dict) -> str:
     if v["n"] == 1:
         return v["series"][0]
     return f"median of {v['n']} series, {v['lowest']:.2f} to {v['highest']:.2f}"
+
+
+@lru_cache(maxsize=1)  # per process: a worker reads them once, for every campaign page it writes
+def known_by_campaign(con: duckdb.DuckDBPyConnection) -> dict[str, list[dict]]:
+    """campaign -> the known regressions its results show ({id, title, status, url}: the entry on
+    /regressions/), by id: those labelling a change on its ladders, and those its comparisons span
+    where no ladder can show them (known_compared.sql)."""
+    titles = {k["id"]: {"id": k["id"], "title": k["title"], "status": k["status"]}
+              for k in fetch_dicts(con, query("known_seen"))}
+    shown: dict[str, set[str]] = {}
+    for campaign, known in con.execute(query("known_labelled_campaigns")).fetchall():
+        shown.setdefault(campaign, set()).add(known)
+    for r in fetch_dicts(con, query("known_compared")):
+        shown.setdefault(r["campaign"], set()).add(r["known"])
+    return {c: [{**titles[k], "url": f"/regressions/#known-{k}"} for k in sorted(ids)] for c, ids in shown.items()}
