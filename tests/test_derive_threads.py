@@ -145,7 +145,7 @@ def test_a_model_failing_beside_the_search_leaves_no_thread(tmp_path, monkeypatc
     con = duckdb.connect()
     con.execute(VALUES)
     con.execute("ALTER TABLE ladder_values RENAME TO given")
-    con.execute("CREATE TABLE campaigns AS SELECT DISTINCT campaign AS id FROM given")
+    con.execute("INSERT INTO campaigns SELECT DISTINCT campaign, NULL FROM given")
     before = threading.active_count()
     with pytest.raises(duckdb.CatalogException, match="no_such_table"):
         models.derive(con)

@@ -59,3 +59,23 @@ def test_a_ladder_keeps_one_build_a_version_and_lists_the_others():
     # the 30 % between builds of 8.0.45 is no change point: the ladder's builds differ by noise alone
     assert con.execute("SELECT count(*) FROM change_points").fetchone()[0] == 0
     assert con.execute("SELECT max(position) FROM ladder_lines").fetchone()[0] == 5
+
+
+def test_builds_a_campaign_names_comparison_only_are_off_its_ladder_whatever_the_rule_keeps():
+    """campaign.toml's comparison_only: my8045_rel itself is named (say, a rebuild the campaign compares), so
+    8.0.45 is the patched build, which the rule alone never keeps; my8043_rel.z1a_c8r32 names a variant, so
+    8.0.43 leaves the ladder; both are listed with their reason, the other build of 8.0.45 as before."""
+    con = duckdb.connect()
+    con.execute(VALUES)
+    con.execute("INSERT INTO campaigns VALUES ('c', ['my8045_rel', 'my8043_rel.z1a_c8r32']), ('other', ['my8041_rel'])")
+    assert build_ladders(con, 1) == 1
+    assert con.execute("SELECT build FROM ladder_builds ORDER BY position").fetchall() == [
+        ("my8040_rel",), ("my8041_rel",), ("my8042_rel",), ("my8044_rel",), ("my8045_rel_patched",)]
+    assert con.execute("SELECT build, reason, kept_build FROM ladder_left_out ORDER BY rowid").fetchall() == [
+        ("my8043_rel", "campaign", None), ("my8045_rel", "campaign", None),
+        ("my8045_rel_slowrnd", "version", "my8045_rel_patched")]
+    # the patched build is 30 % below 8.0.44 on every microbenchmark: now the ladder's step (of its shared
+    # drift and of each group's median, which explain every series' own)
+    steps = con.execute("SELECT series, round(change, 2) FROM change_points WHERE before_version = '8.0.44' "
+                        "AND after_version = '8.0.45' ORDER BY series").fetchall()
+    assert steps == [("drift: all", -0.3), ("median: point", -0.3), ("median: range", -0.3), ("median: write", -0.3)]

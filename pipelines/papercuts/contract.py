@@ -176,6 +176,9 @@ CAMPAIGN_KEYS: dict[str, tuple[str, bool]] = {
     "threads": ("int", False),
     # ... and the config of sum_met_dop.sh tables, which name builds and thread counts only
     "config": ("config", False),
+    # Builds (or build.config variants) the campaign measured to compare, not as a release of the
+    # version ladder: a patched or rebuilt build beside its release (derive/ladders.py).
+    "comparison_only": ("variants", False),
 }
 RAW_LAYOUTS = ("papercuts", "mytools")
 # The largest value of each whole-number key of campaign.toml and calibration.toml: beyond any

@@ -56,7 +56,10 @@ CREATE TABLE ladder_lines (
 );
 CREATE TABLE ladder_left_out (
     ladder VARCHAR NOT NULL, campaign VARCHAR NOT NULL, build VARCHAR NOT NULL, config VARCHAR NOT NULL,
-    version VARCHAR NOT NULL, kept_build VARCHAR NOT NULL, kept_config VARCHAR NOT NULL
+    version VARCHAR NOT NULL,
+    -- 'version': another build of its version is the ladder's (kept_*); 'campaign': its campaign.toml
+    -- names it comparison_only (kept_* empty)
+    reason VARCHAR NOT NULL CHECK (reason IN ('version', 'campaign')), kept_build VARCHAR, kept_config VARCHAR
 );
 """
 
@@ -129,15 +132,17 @@ def _flavour(build: str) -> str:
     return build.partition("_")[2]
 
 
-def _kept(t: pa.Table, variant_starts: np.ndarray, s: int, e: int):
-    """The ladder of rows s:e: its variants (build, config, version) as measured and as kept
-    (one_per_version), the rows of those kept and each one's position among them; None where fewer
-    than MIN_BUILDS are kept."""
+def _kept(t: pa.Table, variant_starts: np.ndarray, s: int, e: int, comparison_only: frozenset[str]):
+    """The ladder of rows s:e: its variants (build, config, version) as measured and as kept (those
+    its campaign does not name `comparison_only`, by build or build.config; then one_per_version),
+    the rows of those kept and each one's position among them; None where fewer than MIN_BUILDS
+    are kept."""
     firsts = s + np.flatnonzero(variant_starts[s:e])
     if len(firsts) < MIN_BUILDS:
         return None
     measured = list(zip(*(_pick(t, k, firsts) for k in ("build", "config", "version")), strict=True))
-    kept = one_per_version(measured)
+    candidates = [i for i, (b, c, _) in enumerate(measured) if not _named(comparison_only, b, c)]
+    kept = [candidates[j] for j in one_per_version([measured[i] for i in candidates])]
     if len(kept) < MIN_BUILDS:
         return None
     at = np.full(len(measured), -1)
@@ -146,10 +151,18 @@ def _kept(t: pa.Table, variant_starts: np.ndarray, s: int, e: int):
     return measured, [measured[i] for i in kept], s + np.flatnonzero(vpos >= 0), vpos[vpos >= 0]
 
 
-def _left_out(lid: str, campaign: str, measured: list[tuple], variants: list[tuple]) -> list[tuple]:
-    """ladder_left_out's rows: each variant measured but not kept, with the one kept at its version."""
+def _named(comparison_only: frozenset[str], build: str, config: str) -> bool:
+    return build in comparison_only or f"{build}.{config}" in comparison_only
+
+
+def _left_out(lid: str, campaign: str, measured: list[tuple], variants: list[tuple],
+              comparison_only: frozenset[str]) -> list[tuple]:
+    """ladder_left_out's rows: each variant measured but not kept, as its campaign names it
+    comparison_only, or with the one kept at its version."""
     kept = {v: (b, c) for b, c, v in variants}
-    return [(lid, campaign, b, c, v, *kept[v]) for b, c, v in measured if (b, c) != kept[v]]
+    return [(lid, campaign, b, c, v, "campaign", None, None) if _named(comparison_only, b, c)
+            else (lid, campaign, b, c, v, "version", *kept[v])
+            for b, c, v in measured if (b, c) != kept.get(v)]
 
 
 def _pick(table: pa.Table, name: str, rows) -> list:
@@ -168,13 +181,14 @@ class Search(threading.Thread):
         # ladder_values is stored in (its rowid), the same on any number of threads.
         with on_threads(con, cores):
             self.values = con.sql(VALUES, params={"kept": sorted(kept)}).to_arrow_table().combine_chunks()
+        self.comparison_only = {c: frozenset(names) for c, names in con.execute(query("comparison_only")).fetchall()}
         self.rows: tuple[dict, ...] | None = None
         self.error: BaseException | None = None
         self.start()
 
     def run(self) -> None:
         try:
-            self.rows = _search(self.values)
+            self.rows = _search(self.values, self.comparison_only)
         except BaseException as e:  # noqa: BLE001 - raised again in the thread that waits
             self.error = e
         finally:
@@ -228,7 +242,7 @@ def _copy(con: duckdb.DuckDBPyConnection, campaigns: list[str]) -> None:
                     [campaigns])
 
 
-def _search(t: pa.Table) -> tuple[dict, ...]:
+def _search(t: pa.Table, comparison_only: dict[str, frozenset[str]]) -> tuple[dict, ...]:
     """The ladders, their builds, their change points, their lines and the builds they leave out of
     these values (Search), as rows per campaign, one dict per table (TABLES).
 
@@ -245,7 +259,8 @@ def _search(t: pa.Table) -> tuple[dict, ...]:
     ladders, positions, changes, lines = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(list)
     others = defaultdict(list)
     for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        if (ladder := _kept(t, variant_starts, s, e)) is None:
+        named = comparison_only.get(t.column("campaign")[s].as_py(), frozenset())
+        if (ladder := _kept(t, variant_starts, s, e, named)) is None:
             continue
         measured, variants, rows, vpos = ladder
         spos, first_of = _numbered(series_keys[rows], width)  # the ladder's series, and each one's first row
@@ -274,7 +289,7 @@ def _search(t: pa.Table) -> tuple[dict, ...]:
         campaign, server, dbms, _, family, threads = key
         ladders[campaign].append((lid, *key, len(variants), len(complete), len(names) - len(complete), sigma, reps))
         positions[campaign] += [(lid, i, b, c, v, drift[i]) for i, (b, c, v) in enumerate(variants)]
-        others[campaign] += _left_out(lid, campaign, measured, variants)
+        others[campaign] += _left_out(lid, campaign, measured, variants, named)
         group_of = [groups[n] for n in names]
         ratios = (_ratios(matrix, group_of) if present.sum() == len(rows) else  # one value a cell
                   _ratios_of_rows(spos, vpos, value[rows], group_of))

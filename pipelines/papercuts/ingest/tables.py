@@ -27,7 +27,7 @@ IN_PLACE = {t.name: previous.KEPT for t in ALL_TABLES if t.per_campaign}
 
 CAMPAIGN_COLUMNS = ("id", "title", "source", "contributor", "date", "sysbench", "tables",
                     "rows_per_table", "duration_read_s", "duration_write_s", "base_build",
-                    "base_config", "notes", "server", "raw_layout", "readme", "file")
+                    "base_config", "notes", "server", "raw_layout", "readme", "comparison_only", "file")
 
 
 # A contributed row keeps where it was read under these keys; its table stores them as file, line.

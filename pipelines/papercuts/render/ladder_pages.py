@@ -126,9 +126,10 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
 
 
 def _left_out(con: duckdb.DuckDBPyConnection, server: str) -> dict[str, list[dict]]:
-    """ladder -> the builds it leaves out at a version it has another build of (one_per_version)."""
+    """ladder -> the builds it leaves out: at a version it has another build of (one_per_version:
+    `kept` names it), or as its campaign names them comparison_only (`kept` empty)."""
     rows = fetch_dicts(con, query("ladder_left_out"), {"server": server})
-    return {lid: [{k: r[k] for k in ("version", "variant", "kept")} for r in group]
+    return {lid: [{k: r[k] or "" for k in ("version", "variant", "kept")} for r in group]
             for lid, group in groupby(rows, key=lambda r: r["ladder"])}
 
 

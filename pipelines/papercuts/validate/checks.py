@@ -281,6 +281,35 @@ def check_bases(ds: Dataset, problems: Problems) -> None:
                     "add the base's row, or name another base with base_build and base_config")
 
 
+def check_comparison_only(ds: Dataset, problems: Problems) -> None:
+    """campaign.toml's comparison_only names builds (or build.config variants) of its own results
+    or published ratios: a name it has not is a typo that would leave a ladder unchanged."""
+    named = {meta["id"]: meta for meta in ds.campaigns if meta.get("comparison_only")}
+    if not named:
+        return
+    variants: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for table in ("results", "relative"):
+        for part in parts(ds.rows.get(table, [])):
+            if isinstance(part, Block):
+                if part.campaign in named:
+                    variants[part.campaign] |= set(zip(part.column("build"), part.column("config"), strict=True))
+                continue
+            for r in part:
+                if r["campaign"] in named:
+                    variants[r["campaign"]].add((r["build"], r["config"]))
+                    if table == "relative":
+                        variants[r["campaign"]].add((r["base_build"], r["base_config"]))
+    for campaign, meta in named.items():
+        have = variants[campaign]
+        names = {b for b, _ in have} | {f"{b}.{c}" for b, c in have}
+        for name in meta["comparison_only"]:
+            if name not in names:
+                problems.error(meta["_file"], *value_at(meta, "comparison_only"),
+                               f"comparison_only names '{name}', which no result of this campaign has",
+                               did_you_mean(name, sorted(names)) or
+                               f"name one of its builds, or build.config: {', '.join(sorted(names)[:6])}")
+
+
 def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> None:
     """Cross-file checks. When some rows failed to load, the checks that would report their
     absence (bases) are skipped so that one defect gives one problem."""
@@ -291,6 +320,7 @@ def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> Non
     check_copies(ds, problems)
     check_summaries(ds, problems)
     check_units(ds, problems)
+    check_comparison_only(ds, problems)
     if complete:
         check_bases(ds, problems)
         check_plausibility(ds, problems)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, MAX_README_BYTES, Table
+from ..contract import ALL_TABLES, CAMPAIGN_KEYS, CAMPAIGN_TABLES, CATALOGS, ID_PATTERN, MAX_README_BYTES, Table
 from ..paths import Paths
 from ..problems import Problems, place
 from .calibrations import load_calibrations
@@ -68,6 +68,10 @@ def load_table(data: bytes, rel: str, table: Table, problems: Problems, extra: d
     return out
 
 
+# A build id, or build.config: ids as builds.csv and configs.csv write them.
+_VARIANT = re.compile(rf"{ID_PATTERN}(?:\.{ID_PATTERN})?")
+
+
 def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None:
     read = read_toml(data, rel, problems)
     if read is None:
@@ -91,6 +95,13 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
             if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) or not is_date(value):
                 problems.error(rel, line, col, f"{key} must be a calendar date, not {value!r}",
                                f"write it as YYYY-MM-DD, e.g. {key} = 2024-10-23")
+                continue
+        elif kind == "variants":
+            if not (isinstance(value, list) and value and all(isinstance(v, str) and _VARIANT.fullmatch(v)
+                                                              for v in value)):
+                problems.error(rel, line, col, f"{key} must be a list of builds or build.config variants",
+                               f'write {key} = ["my8040_rel_o2nofp_patched"]: ids from builds.csv, '
+                               'or build.config for one config of a build')
                 continue
         elif not isinstance(value, str) or not value.strip():
             problems.error(rel, line, col, f"{key} must be a non-empty string", f'write {key} = "..."')

@@ -15,5 +15,6 @@ CREATE TABLE campaigns (
     server VARCHAR REFERENCES servers (id),  -- raw campaigns: where the raw outputs were made
     raw_layout VARCHAR,
     readme VARCHAR,  -- raw/README.md of a raw campaign, shown on its page
+    comparison_only VARCHAR[],  -- builds or build.config variants kept off its version ladders
     file VARCHAR NOT NULL
 );
