@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from papercuts.reader import draw_every_chart
+from test_browser import csv_rows
 
 pytestmark = pytest.mark.browser
 
@@ -103,3 +104,39 @@ def test_the_explorer_without_javascript_shows_its_note_and_no_controls(browser,
     assert page.locator('select[name="server"]').is_visible()
     assert page.locator("#explore-csv").is_visible()
     context.close()
+
+
+# Every tick label shown on a chart's log axis (not one hidden as overlapping): Vega labels only
+# some of the ticks it picks itself on a log scale (d3's log tickFormat returns "" for the others).
+LOG_AXIS_LABELS = """el => [...el.querySelectorAll("g.role-axis")]
+  .filter(a => [...a.querySelectorAll("g.role-axis-title text")].some(t => t.textContent.includes("(log)")))
+  .map(a => [...a.querySelectorAll("g.role-axis-label text")]
+    .filter(t => t.getAttribute("opacity") !== "0" && Number(getComputedStyle(t).opacity) > 0)
+    .map(t => t.textContent))"""
+
+
+def test_every_ladder_charts_log_axis_labels_its_ticks_down_to_the_lowest_point(browser, server, site):
+    """ax162-s's MySQL ladder at 8 threads falls from 1.00 to 0.69, and its axis labelled 0.96, 0.98
+    and 1 and left the 13 ticks below them blank: no value of 8.0.43 onwards could be read off it.
+    On every ladder page each tick is labelled, five or more of them, from one at or below the
+    lowest point to one at or above the highest (the rows of the chart's own CSV, and 1.0)."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    ladders = sorted(p.parent.name for p in (site.public / "ladders").glob("*/index.html"))
+    assert "ax162-s-mysql-8" in ladders and len(ladders) > 20
+    unreadable = {}
+    for name in ladders:
+        page.goto(f"{server}/ladders/{name}/")
+        draw_every_chart(page)
+        for chart in page.locator(".vega-chart").all():
+            axes = chart.evaluate(LOG_AXIS_LABELS)
+            assert len(axes) == 1, (name, axes)
+            labels = axes[0]
+            values = [float(r["rqps"]) for r in csv_rows(server, page, chart) if r["rqps"]] + [1.0]
+            ticks = sorted(float(t) for t in labels if t)
+            lo, hi = min(values), max(values)
+            reaches = bool(ticks) and ticks[0] <= lo and ticks[-1] >= hi and (len(ticks) >= 5 or lo == hi)
+            if "" in labels or not reaches:
+                unreadable[name] = (labels, lo, hi)
+    context.close()
+    assert unreadable == {}

@@ -1,6 +1,8 @@
 """The ladder chart: group medians and the shared drift along a version ladder, changes marked."""
 from __future__ import annotations
 
+import math
+
 from ..db import fetch_dicts, query
 from ..problems import UserError
 from . import tables
@@ -61,6 +63,32 @@ def _cell(r: dict | None) -> str:
     return f"{r['rqps']:.2f}{mark}"
 
 
+def log_axis_values(values: list[float | None]) -> list[float]:
+    """Tick values for a log axis of ratios around 1.0, from the one at or below the lowest value
+    (or 1.0, the rule) to the one at or above the highest; the axis's domain is the first to the
+    last, so both ends of the data are labelled. Given explicitly, as Vega labels only some ticks it
+    picks itself on a log scale (d3's log tickFormat leaves the others blank): over 0.69 .. 1.0 it
+    labelled 0.96, 0.98 and 1 and left the 13 ticks below, where the data was, blank. Within a
+    factor of 3, the largest step of 1, 2 or 5 times a power of ten that gives 5 ticks or more;
+    wider, 1, 1.5, 2, 3, 5 and 7 times each power of ten."""
+    shown = [v for v in values if v is not None and v > 0 and math.isfinite(v)]
+    lo, hi = min([*shown, 1.0]), max([*shown, 1.0])
+    if hi == lo:
+        return [1.0]
+    if hi / lo > 3:
+        ladder = [round(m * 10.0 ** e, 12) for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+                  for m in (1, 1.5, 2, 3, 5, 7)]
+        first = max(i for i, t in enumerate(ladder) if t <= lo)
+        last = min(i for i, t in enumerate(ladder) if t >= hi)
+        return ladder[first:last + 1]
+    top = math.ceil(math.log10(hi - lo))
+    for step in (m * 10.0 ** e for e in range(top, top - 4, -1) for m in (5, 2, 1)):
+        ticks = [round(k * step, 12) for k in range(math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9) + 1)]
+        if len(ticks) >= 5:
+            break
+    return ticks
+
+
 def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
     from .specs import _base, one_rule
 
@@ -70,8 +98,10 @@ def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
     spec["height"] = 260
     x = {"field": "build", "type": "ordinal", "sort": variants, "title": None,
          "axis": {"labelAngle": -40}}
+    ticks = log_axis_values([r["rqps"] for r in rows])
     y = {"field": "rqps", "type": "quantitative", "title": "relative to the first build (log)",
-         "scale": {"type": "log", "nice": False}, "axis": {"format": "~g"}}
+         "scale": {"type": "log", "nice": False, **({"domain": [ticks[0], ticks[-1]]} if len(ticks) > 1 else {})},
+         "axis": {"format": "~g", "values": ticks}}
     colour = {"field": "series", "type": "nominal", "title": "series", "scale": {"scheme": "tableau10"}}
     tooltip = [{"field": "series"}, {"field": "variant", "title": "build.config"}, {"field": "version"},
                {"field": "rqps", "title": "rQPS", "format": ".3f"}, {"field": "n", "title": "microbenchmarks"},
