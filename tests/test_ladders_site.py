@@ -331,3 +331,32 @@ def test_a_change_measured_on_a_value_check_warns_of_is_flagged_where_it_is_show
     assert sum("check the data: QPS" in line for line in csv) == len(pairs)
     page = (site.public / "ladders" / "ax162-s-mariadb-40" / "index.html").read_text()
     assert page.count('<span class="flagged">flagged</span>') == len(pairs) + 1  # and the method's paragraph
+
+
+def test_a_ladder_of_no_noise_says_it_was_not_searched_not_that_no_change_was_found(site):
+    """ax162-s's MySQL ladder at 8 threads has one microbenchmark: it is the shared drift, nothing is
+    left after it to measure a noise on (0), and a series of no noise is not searched
+    (derive/changepoints.segment_all). Its page said 'noise per point ≈ 0.0%', 'Steps smaller than
+    about 0% are unlikely to be found here' and 'No change point found in this ladder', under a
+    line falling from 1.00 to 0.69. Every ladder of no noise says it was not searched; every other
+    says what it can see and, when it found nothing, that it found nothing."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    ladders = con.execute("""SELECT l.ladder, l.server, l.dbms, l.threads, l.noise, l.series,
+                                    (SELECT count(*) FROM change_points p WHERE p.ladder = l.ladder) AS changes
+                             FROM ladders l ORDER BY l.ladder""").fetchall()
+    quiet = [lad for lad, *_, noise, _, _ in ladders if noise == 0]
+    assert "2025-11-28-ax162-s-mysql-5-6-to-9-5.ax162-s.mysql.innodb.c32r128.8" in quiet
+    for ladder, server, dbms, threads, noise, series, changes in ladders:
+        html = (site.public / "ladders" / f"{server}-{dbms}-{threads}" / "index.html").read_text()
+        section = re.search(rf'<section class="ladder" id="{ladder_pages._chart_id(ladder)}">(.*?)</section>',
+                            html, re.S).group(1)
+        text = " ".join(re.sub(r"<[^>]+>", " ", section).split())
+        if noise == 0:
+            assert changes == 0
+            assert "no step can be tested" in text and "Not searched for change points" in text
+            assert "noise per point" not in text and "No change point found" not in text
+            if series == 1:
+                assert "its one microbenchmark is the shared drift itself" in text and ", 1 microbenchmark " in text
+        else:
+            assert "not searched" not in text.lower() and "noise per point ≈ 0.0%" not in text
+            assert ("No change point found in this ladder." in text) == (changes == 0)

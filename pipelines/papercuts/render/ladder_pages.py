@@ -72,11 +72,18 @@ def _changes(rows: list[dict]) -> list[dict]:
             for r in rows]
 
 
-def what_it_can_see(builds: int, repetitions: int, noise: float) -> str:
+def what_it_can_see(builds: int, repetitions: int, noise: float, series: int = 2) -> str:
     """An honest sentence on detection power for this ladder (from `make bench` on synthetic
     ladders with 2 % noise: 8 builds find 10 % steps between the right builds 90 % of the time with
-    one run, 5 % steps 80 % with three; smaller steps mostly not)."""
+    one run, 5 % steps 80 % with three; smaller steps mostly not). A ladder whose noise is 0 is not
+    searched at all (derive/changepoints.segment_all tests only series of noise > 0): one
+    microbenchmark is its own shared drift, and nothing is left after it to measure a noise on."""
     runs = f"{repetitions} run{'s' if repetitions != 1 else ''} per build"
+    if not noise > 0:
+        why = ("its one microbenchmark is the shared drift itself, so nothing is left after the drift to "
+               "estimate a noise from" if series == 1 else
+               "nothing is left after the shared drift to estimate a noise from")
+        return f"{builds} builds, {runs}; {why}, and without a noise no step can be tested."
     floor = 2.5 * noise * (2 / max(builds // 2, 1)) ** 0.5  # a step at mid-ladder at ~2.5 sigma
     return (f"{builds} builds, {runs}; noise per point ≈ {noise:.1%} (estimated from the successive "
             f"differences of every microbenchmark after the shared drift). Steps smaller than about "
@@ -114,7 +121,8 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
                 "campaign_title": lad["campaign_title"], "family": lad["family"], "engine": lad["engine"],
                 "series": lad["series"], "incomplete": lad["incomplete"],
                 "left_out": left_out.get(lad["ladder"], []),
-                "power": what_it_can_see(lad["builds"], lad["repetitions"], lad["noise"]),
+                "power": what_it_can_see(lad["builds"], lad["repetitions"], lad["noise"], lad["series"]),
+                "searched": lad["noise"] > 0,
                 "changes": _changes(server_changes(con, server).get(lad["ladder"], [])),
             })
         title = ladder_title(server, dbms, threads)
