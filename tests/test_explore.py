@@ -339,3 +339,32 @@ def test_the_bars_view_gives_every_microbenchmark_and_variant_a_place_of_its_own
     assert len({top for top, _ in tops}) == len(tops)  # a place each
     tops.sort()
     assert all(b[0] >= a[0] + a[1] - 0.5 for a, b in pairwise(tops))  # none over another
+
+
+def test_the_explorer_gives_each_variant_it_shows_a_colour_of_its_own(page, server, site):
+    """The explorer's first view (ax162-s, 2026-04-03 against MariaDB 10.2.30) shows 10 MariaDB
+    versions of a campaign of 23 variants, more than the palette's 10 colours: their site-wide
+    colours gave 10.2.44 and 11.8.6 one green, 10.3.39 and 12.3.1 one purple, and their bars and
+    legend entries could not be told apart. Each variant shown has a colour of its own, in its bars
+    and its legend; one whose site-wide colour no other shown has keeps it (issue 15.1)."""
+    data = json.loads((site.public / "explore" / "ax162-s.json").read_text())
+    site_colour = {v["id"]: v["colour"].lower() for v in data["variants"]}
+    assert open_explorer(page, f"{server}/explore/") == []
+    legend = page.evaluate("""() => {
+        const legend = document.querySelector('#explore-chart svg g.role-legend');
+        const labels = [...legend.querySelectorAll('g.role-legend-label text')].map(t => t.textContent);
+        const fills = [...legend.querySelectorAll('g.role-legend-symbol path')].map(p => p.getAttribute('fill'));
+        return labels.map((label, i) => [label, fills[i].toLowerCase()]);
+    }""")
+    shown = [v for v, _ in legend]
+    assert len(shown) == 10 and all(v.startswith("ma") for v in shown)
+    assert len({site_colour[v] for v in shown}) < len(shown)  # the case: their own colours repeat
+    assert len({c for _, c in legend}) == len(shown)
+    fills: dict[str, set[str]] = {}
+    for label, fill in page.eval_on_selector_all(
+            "#explore-chart .mark-rect path[aria-label]",
+            "els => els.map(e => [e.getAttribute('aria-label'), e.getAttribute('fill')])"):
+        fills.setdefault(re.search(r"variant: ([^;]+)", label).group(1), set()).add(fill.lower())
+    assert {v: fills[v] for v in shown} == {v: {c} for v, c in legend}
+    alone = [v for v in shown if [site_colour[w] for w in shown].count(site_colour[v]) == 1]
+    assert alone and all(dict(legend)[v] == site_colour[v] for v in alone)

@@ -152,7 +152,9 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
         "format": FORMAT, "server": server, "url": server_url(server),
         "colour": {"domain": list(colours.DOMAIN), "noise": colours.NOISE, "muted": colours.MUTED,
                    "white_text_below": colours.WHITE_TEXT_BELOW, "white_text_above": colours.WHITE_TEXT_ABOVE,
-                   "noise_spreads": colours.NOISE_SPREADS},
+                   "noise_spreads": colours.NOISE_SPREADS,
+                   # the variants' palette: a spare colour for a variant whose own another shown has
+                   "palette": colours.SERVER_PALETTE},
         # Measured per-point noise σ per campaign and thread count (absent: the stated noise).
         "noise": {"campaign": _index(noise["campaign"], c_at), "threads": noise["threads"], "sigma": noise["sigma"]},
         "campaigns": [{"id": c, "title": t, "date": str(d), "url": campaign_url(c), "measured": m,

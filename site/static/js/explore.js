@@ -499,12 +499,26 @@
     return t;
   }
 
-  // Each variant in the colour it has on every page of the site (render/colours.py assigns it).
+  // Each variant in the colour it has on every page of the site (render/colours.py assigns it),
+  // unless another variant shown has that colour too: a campaign of more variants than the palette
+  // has colours repeats some (ax162-s's 2026-04-03 campaign gave 10.2.44 and 11.8.6 one green, 10.3.39
+  // and 12.3.1 one purple, in a chart of 10 MariaDB versions), and two bars of one colour cannot be
+  // told apart. The later of two then takes a palette colour no variant shown has, while one is left.
   function variantColours(d, rows) {
     var seen = new Map();
     rows.forEach(function (r) { if (!seen.has(r.variant)) seen.set(r.variant, r.vorder); });
     var domain = Array.from(seen.keys()).sort(function (a, b) { return seen.get(a) - seen.get(b); });
-    return { domain: domain, range: domain.map(function (id) { return d.variants[d.variantAt.get(id)].colour || "#767676"; }) };
+    var own = domain.map(function (id) { return d.variants[d.variantAt.get(id)].colour || "#767676"; });
+    var taken = new Set(own.map(function (c) { return c.toLowerCase(); }));
+    var spare = (d.colour.palette || []).filter(function (c) { return !taken.has(c.toLowerCase()); });
+    var used = new Set();
+    var range = own.map(function (c) {
+      var key = c.toLowerCase();
+      if (used.has(key) && spare.length) { c = spare.shift(); key = c.toLowerCase(); }
+      used.add(key);
+      return c;
+    });
+    return { domain: domain, range: range };
   }
 
   function barsSpec(s, d, rows) {
