@@ -60,3 +60,27 @@ def test_wide_tables_keep_their_first_column_in_view(browser, server):
     wrap = page.locator("#chart-dell32-rqps .table-wrap")
     assert wrap.evaluate("e => e.scrollWidth > e.clientWidth")  # it does scroll, and says so
     context.close()
+
+
+def test_each_filter_of_the_regressions_index_keeps_its_name_beside_its_menu_on_a_phone(browser, server):
+    """At 390 px the filters wrapped between a name and its menu: 'group [all] server' ended a line
+    and the server's menu began the next, beside 'threads', so a menu read as the next name's. Each
+    name is on the line of its own menu, just left of it, and filtering by it still works."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(server + "/regressions/")
+    labels = page.locator("form.filters label")
+    assert labels.count() == 5
+    apart = page.evaluate("""() => [...document.querySelectorAll('form.filters label')].map(label => {
+        const range = document.createRange();
+        range.selectNodeContents(label.firstChild);  // the name: the label's text before its menu
+        const name = range.getBoundingClientRect(), menu = label.querySelector('select').getBoundingClientRect();
+        return [label.firstChild.textContent.trim(), Math.abs((name.top + name.bottom) - (menu.top + menu.bottom)) / 2,
+                menu.left - name.right];
+    })""")
+    assert [n for n, _, _ in apart] == ["dbms", "group", "server", "threads", "direction"]
+    assert all(dy < 8 and 0 <= dx < 20 for _, dy, dx in apart), apart
+    page.select_option('select[data-filter="server"]', "pn53")
+    shown = page.locator("table.changes tbody tr:not([hidden])")
+    assert shown.count() > 0 and all("pn53" in t for t in shown.all_inner_texts()[:20])
+    context.close()
