@@ -7,6 +7,7 @@ import re
 import duckdb
 import pytest
 
+from papercuts.contract import dbms_name
 from papercuts.export import export
 from papercuts.paths import Paths
 from papercuts.render import ladder_pages
@@ -360,3 +361,21 @@ def test_a_ladder_of_no_noise_says_it_was_not_searched_not_that_no_change_was_fo
         else:
             assert "not searched" not in text.lower() and "noise per point ≈ 0.0%" not in text
             assert ("No change point found in this ladder." in text) == (changes == 0)
+
+
+def test_the_ladders_index_and_the_threads_filter_put_thread_counts_in_numeric_order(site):
+    """/ladders/ listed ax162-s's MariaDB ladders at 1, 12, 16, 2, 20, 24, 32, 4, 40, 48 and 8
+    threads (their titles as text), and the regressions index offered threads 1, 10, 12, 16, 2, 20,
+    ...: a reader looking for 8 threads found it last. Both are in numeric order now: the index by
+    server, DBMS, then threads (every ladder page once), the filter by value."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    pages = con.execute("SELECT DISTINCT server, dbms, threads FROM ladders").fetchall()
+    html = (site.public / "ladders" / "index.html").read_text()
+    listed = re.findall(r'<li><a href="/ladders/([^"/]+)/">', html)
+    expected = [f"{s}-{d}-{t}" for s, d, t in sorted(pages, key=lambda p: (p[0], dbms_name(p[1]), p[2]))]
+    assert listed == expected and "ax162-s-mariadb-12" in listed
+    assert listed.index("ax162-s-mariadb-2") < listed.index("ax162-s-mariadb-8") < listed.index("ax162-s-mariadb-12")
+    index = (site.public / "regressions" / "index.html").read_text()
+    menu = re.search(r'<select data-filter="threads">(.*?)</select>', index, re.S).group(1)
+    offered = [int(v) for v in re.findall(r'<option value="(\d+)">', menu)]
+    assert offered == sorted(offered) and len(offered) >= 10

@@ -127,6 +127,8 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
             })
         title = ladder_title(server, dbms, threads)
         meta = {"title": title, "server": {"id": server, "url": server_url(server)}, "dbms": dbms_name(dbms),
+                # the ladders' index lists them by server, DBMS and thread count, in numeric order
+                "order": f"{server}\t{dbms_name(dbms)}\t{threads:09d}",
                 "threads": threads, "ladders": sections, "charts": [c.front_matter() for c in charts]}
         write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts, out_root, as_of)
         pages += 1
@@ -188,7 +190,9 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
             # placed by publish/own_files.py, as every CSV: the same bytes, Hugo's copy kept)
             "build": {"publishResources": False}, "shown": len(shown), "total": len(items),
             "known": known_list(con, investigations),
-            "filters": {k: sorted({i[k] for i in shown}, key=str) for k in ("dbms", "server", "group", "threads")}}
+            # thread counts in numeric order: 1, 2, 4, 8, 10, not 1, 10, 12, 16, 2
+            "filters": {k: sorted({i[k] for i in shown}, key=_in_order)
+                        for k in ("dbms", "server", "group", "threads")}}
     folder = out_root / "regressions"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "index.md").write_text(page(meta, ""))
@@ -197,6 +201,11 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
                                                "ladder": item["url"]} for r, item in zip(rows, items, strict=True)],
                                              CSV_COLUMNS))
     return 1
+
+
+def _in_order(value) -> tuple:
+    """A filter's values in order: numbers by value, then text as text."""
+    return (0, value, "") if isinstance(value, int | float) else (1, 0, str(value))
 
 
 def changes_html(items: list[dict]) -> str:
