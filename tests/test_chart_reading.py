@@ -140,3 +140,23 @@ def test_every_ladder_charts_log_axis_labels_its_ticks_down_to_the_lowest_point(
                 unreadable[name] = (labels, lo, hi)
     context.close()
     assert unreadable == {}
+
+
+def test_the_explorers_numeric_ticks_never_touch_on_a_phone(browser, server):
+    """The explorer's first view on a phone: its bars' log axis of rQPS drew 0.4 beside 0.5 and 0.7
+    beside 0.9, under 3 px apart, read '0.40.5' and '0.70.9'. No two of its numeric labels touch,
+    and the axis still labels 1's neighbourhood (a label each side of the 1.0 rule)."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(server + "/explore/")
+    page.wait_for_function("() => Number(document.getElementById('explore-chart').dataset.rendered || 0) >= 1",
+                           timeout=20000)
+    chart = page.locator("#explore-chart")
+    touching = chart.evaluate(TOUCHING)
+    shown = chart.evaluate("""el => [...el.querySelectorAll("g.role-axis-label text")]
+        .filter(t => t.getAttribute("opacity") !== "0" && /^[0-9.]+$/.test(t.textContent))
+        .map(t => Number(t.textContent))""")
+    context.close()
+    assert touching == []
+    assert any(v < 1 for v in shown) and any(v >= 1 for v in shown), shown
+
