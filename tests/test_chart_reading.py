@@ -160,3 +160,30 @@ def test_the_explorers_numeric_ticks_never_touch_on_a_phone(browser, server):
     assert touching == []
     assert any(v < 1 for v in shown) and any(v >= 1 for v in shown), shown
 
+
+def test_the_explorers_chart_says_it_scrolls_on_a_phone_and_its_legend_is_reached(browser, server):
+    """The explorer's first view on a phone drew its bars 562 px wide in a 350 px box that scrolls,
+    with the legend (which colour is which of 10 versions) wholly past the right edge and nothing
+    saying so. The box says it scrolls, as the site's wide charts do, and scrolled to its end it
+    shows the legend; on a desktop screen it fits and says nothing."""
+    wait = "() => Number(document.getElementById('explore-chart').dataset.rendered || 0) >= 1"
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(server + "/explore/")
+    page.wait_for_function(wait, timeout=20000)
+    chart = page.locator("#explore-chart")
+    assert chart.evaluate("e => e.scrollWidth") > chart.evaluate("e => e.clientWidth")
+    assert chart.get_attribute("data-wide") == "true"
+    assert "scroll" in chart.evaluate("e => getComputedStyle(e, '::before').content")
+    legend = chart.locator("g.role-legend").first
+    assert legend.bounding_box()["x"] >= 390  # past the edge until scrolled
+    chart.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    box = legend.bounding_box()
+    assert 0 <= box["x"] and box["x"] + box["width"] <= 390, box
+    context.close()
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(server + "/explore/")
+    page.wait_for_function(wait, timeout=20000)
+    assert page.locator("#explore-chart").get_attribute("data-wide") is None
+    context.close()

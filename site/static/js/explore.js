@@ -676,6 +676,21 @@
     return out;
   }
 
+  // A chart wider than its box scrolls inside it, and says so above it, as the site's charts do
+  // (charts.js markWide, site.css): on a phone the first view's bars drew 562 px in a 350 px box,
+  // its legend wholly past the right edge, with no sign that anything was there.
+  var watched = false;
+  function markWide() {
+    var check = function () {
+      if (chartEl.scrollWidth > chartEl.clientWidth + 1) { chartEl.dataset.wide = "true"; } else { delete chartEl.dataset.wide; }
+    };
+    check();
+    if (!watched && "ResizeObserver" in window) {
+      watched = true;
+      new ResizeObserver(check).observe(chartEl);
+    }
+  }
+
   function fitWidth(preferred) {
     var available = (chartEl.clientWidth || window.innerWidth) - 240;
     return Math.max(140, Math.min(preferred, available));
@@ -1107,6 +1122,7 @@
         return;
       }
       chartEl.dataset.rows = String(v.data("table").length);
+      markWide();
       chartEl.dataset.ms = (performance.now() - started).toFixed(1);
       chartEl.dataset.rendered = String(n);
     };
