@@ -379,3 +379,16 @@ def test_the_ladders_index_and_the_threads_filter_put_thread_counts_in_numeric_o
     menu = re.search(r'<select data-filter="threads">(.*?)</select>', index, re.S).group(1)
     offered = [int(v) for v in re.findall(r'<option value="(\d+)">', menu)]
     assert offered == sorted(offered) and len(offered) >= 10
+
+
+def test_a_ladder_charts_title_says_its_thread_count(site):
+    """A campaign of several thread counts names them all in its title ('... on ax162-s, 8, 40 threads'): a
+    ladder chart titled by it alone said 40 threads on the 8-thread page, and so did its embed and image."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    ladders = con.execute("SELECT l.ladder, l.server, l.dbms, l.threads, l.family, c.title FROM ladders l "
+                          "JOIN campaigns c ON c.id = l.campaign").fetchall()
+    assert any(re.search(r"\d, \d+ threads", title) for *_, title in ladders)  # the case exists
+    for ladder, server, dbms, threads, family, title in ladders:
+        html = (site.public / "ladders" / f"{server}-{dbms}-{threads}" / "index.html").read_text()
+        want = f"{title} ({family}, {threads} thread{'' if threads == 1 else 's'})"
+        assert f"<figcaption><strong>{want}" in html.replace("&#39;", "'").replace("&amp;", "&"), (ladder, want)

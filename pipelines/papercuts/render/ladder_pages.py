@@ -113,7 +113,7 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
         charts, sections = [], []
         for lad in ladders:
             chart = make_chart(con, {"id": _chart_id(lad["ladder"]), "kind": "ladder", "ladder": lad["ladder"],
-                                     "title": f"{lad['campaign_title']} ({lad['family']})"},
+                                     "title": _chart_title(lad)},
                                f"ladder page {lad['ladder']}")
             charts.append(chart)
             sections.append({
@@ -133,6 +133,14 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
         write_bundle(out_root / "ladders" / ladder_slug(server, dbms, threads), meta, "", charts, out_root, as_of)
         pages += 1
     return pages
+
+
+def _chart_title(lad: dict) -> str:
+    """The campaign's title, then the ladder's config family and thread count: a campaign of several
+    thread counts names them all in its title ("..., 8, 40 threads"), so its 8-thread ladder's chart,
+    embedded alone, said 40 too."""
+    n = lad["threads"]
+    return f"{lad['campaign_title']} ({lad['family']}, {n} thread{'' if n == 1 else 's'})"
 
 
 def _left_out(con: duckdb.DuckDBPyConnection, server: str) -> dict[str, list[dict]]:
