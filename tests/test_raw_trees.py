@@ -62,17 +62,23 @@ def test_sb_met_costs_are_used_where_vmstat_and_iostat_files_are_absent(tmp_path
     assert row["qps"] == 16015.82  # sb.met's o/s is the same rate
     assert (row["cs_per_op"], row["cpu_per_op"]) == (3.832, 0.000704)
     assert (row["r_per_op"], row["rkb_per_op"], row["wkb_per_op"]) == (0.0, 0.0, 0.0)
-    files = fetch_dicts(con, "SELECT tool, status FROM raw_files WHERE campaign = '2026-01-03-tree' ORDER BY tool")
-    assert {"tool": "sb.met", "status": "parsed"} in files
-    assert {"tool": "vmstat", "status": "missing"} in files  # still a missing file, shown as such
+    files = fetch_dicts(con, "SELECT tool, status, detail FROM raw_files WHERE campaign = '2026-01-03-tree' "
+                             "ORDER BY tool")
+    assert {"tool": "sb.met", "status": "parsed", "detail": None} in files
+    # still a missing file, shown as such, and saying where the costs the page shows come from
+    assert {"tool": "vmstat", "status": "missing",
+            "detail": "the file: its cpu/o and cs/o are an.sh's, from the run's sb.met"} in files
 
 
 def test_sb_met_for_another_rate_is_not_used(tmp_path):
     name = "point-query.range100.pk1.dop1"
     met = (DOP1 / f"sb.met.{name}").read_text().replace("16015.82", "17015.82")
     data = tree(tmp_path, {f"sb.o.{name}": DOP1 / f"sb.o.{name}", f"sb.met.{name}": met})
-    (row,) = results(database(data))
+    con = database(data)
+    (row,) = results(con)
     assert row["cs_per_op"] is None and row["cpu_per_op"] is None
+    assert con.execute("SELECT detail FROM raw_files WHERE campaign = '2026-01-03-tree' AND tool = 'vmstat'"
+                       ).fetchall() == [(None,)]  # a missing file whose costs are not taken from sb.met
     (warning,) = [p for p in problems(data) if "sb.met" in p]
     assert warning.endswith(f"raw/x.my8028.cfg.pk1/sb.met.{name}:3:1: warning: an.sh normalised by 17015.82 "
                             "operations/s, the sysbench output gives 16015.82: its per-operation costs are not "

@@ -329,21 +329,21 @@ class _Context:
                 self._file(self.paths.published(run.samples["perf-stat"][k]), "perf stat", "truncated", why)
         return raw_samples.combine_stats(stats) if len(stats) > 1 else next(iter(stats.values()))
 
-    def _file(self, published: str, tool: str, status: str, detail: str | None = None) -> None:
-        self.rows["raw_files"].append({"campaign": self.campaign, "file": published, "tool": tool,
-                                       "status": status, "detail": detail})
+    def _file(self, published: str, tool: str, status: str, detail: str | None = None) -> dict:
+        row = {"campaign": self.campaign, "file": published, "tool": tool, "status": status, "detail": detail}
+        self.rows["raw_files"].append(row)
+        return row
 
     def _missing(self, run: Run | Profile, kind: str) -> None:
         test = run.test if run.range is None else f"{run.test}_range={run.range}"  # the site's label
         where = f"{run.build}.{run.config}, {test}, {run.threads} thread(s)"
         if isinstance(run, Run) and run.repetition is not None:
             where += f", repetition {run.repetition}"
-        self._file(f"({kind} output for {where})", kind, "missing")
+        return self._file(f"({kind} output for {where})", kind, "missing")
 
     def run(self, run: Run) -> None:
-        for kind in EXPECTED[self.meta["raw_layout"]]:
-            if kind not in run.files and not (kind == "iostat" and not self.device):
-                self._missing(run, kind)
+        gaps = {kind: self._missing(run, kind) for kind in EXPECTED[self.meta["raw_layout"]]
+                if kind not in run.files and not (kind == "iostat" and not self.device)}
         sb = self._parse(run, "sysbench", "sysbench")
         vm = self._parse(run, "vmstat", "vmstat")
         io = self._parse(run, "iostat", "iostat") if self.device else None
@@ -371,7 +371,7 @@ class _Context:
         if self.meta.get("sysbench") and sb.version and sb.version != self.meta["sysbench"]:
             self.problems.warning(rel, 1, 1, f"sysbench {sb.version} ran, campaign.toml says {self.meta['sysbench']}",
                                   "fix sysbench in campaign.toml")
-        cost = self._costs(run, qps, vm, io)
+        cost = self._costs(run, qps, vm, io, gaps)
         p95 = sb.percentile_ms(95)  # None with checkpoints: QPS and latency cover the whole run
         key = {"campaign": self.campaign, "server": self.server, "build": run.build, "config": run.config,
                "microbenchmark": run.test, "range": run.range, "threads": run.threads,
@@ -398,9 +398,11 @@ class _Context:
                                   f"set rows_per_table = {ran} in campaign.toml")
         return ran or declared
 
-    def _costs(self, run: Run, qps: float, vm, io) -> metrics.PerOp:
+    def _costs(self, run: Run, qps: float, vm, io, gaps: dict[str, dict]) -> metrics.PerOp:
         """vmstat/iostat averages per operation; where a run has no such file, an.sh's sb.met
-        values as published (an.sh divides by the same rate: its o/s is checked against qps)."""
+        values as published (an.sh divides by the same rate: its o/s is checked against qps), which
+        the file's gap row then says (`gaps`: the run's missing files' raw_files rows, by tool): the
+        campaign page lists the file as missing beside costs it shows."""
         cost = metrics.per_op(qps, vm, io)
         if isinstance(vm, vmstat.Vmstat) and isinstance(io, iostat.Iostat):
             return cost
@@ -420,6 +422,9 @@ class _Context:
         if not isinstance(io, iostat.Iostat):
             published |= {"r_per_op": met.get("r/o"), "rkb_per_op": met.get("rKB/o"),
                           "wkb_per_op": met.get("wKB/o")}
+        for tool, costs in (("vmstat", "cpu/o and cs/o"), ("iostat", "r/o, rKB/o and wKB/o")):
+            if tool in gaps:
+                gaps[tool]["detail"] = f"the file: its {costs} are an.sh's, from the run's sb.met"
         return replace(cost, **published)
 
     def _counters(self, key: dict, qps: float, stat: perf_stat.PerfStat, path: Path,
