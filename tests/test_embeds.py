@@ -11,6 +11,7 @@ from papercuts.build import build
 from papercuts.db import query
 from papercuts.paths import PROJECT, Paths
 from papercuts.render.embeds import embed_html, embed_meta, page_as_of
+from papercuts.render.frontmatter import split
 
 
 def figures(site):
@@ -122,6 +123,47 @@ def test_a_pages_data_date_is_the_newest_of_what_it_draws(site):
         assert any(newest.get(s, site_wide) < site_wide for s in servers)
     finally:
         con.close()
+
+
+def test_an_investigations_embeds_are_dated_by_the_data_their_charts_draw_not_the_sites_newest(site):
+    """An investigation's charts (and the calibration page's) name what they draw: their embeds'
+    "Data as of" is the newest date of those campaigns and calibrations. Every one said the site's
+    newest (2026-11-22, a campaign of 2026 on the 2014 kernel_mutex charts), moving with each
+    campaign that lands."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    try:
+        calibrated = {c: str(d) for c, d in con.execute("SELECT id, date FROM calibrations").fetchall()}
+        dated = {**{c: str(d) for c, d in con.execute("SELECT id, date FROM campaigns").fetchall()}, **calibrated}
+        # a ladder chart draws the lines of its server's ladders: the date of that server's pages
+        ladder, server = con.execute("SELECT ladder, server FROM ladders ORDER BY ladder LIMIT 1").fetchone()
+        assert page_as_of(con, charts=[{"ladder": ladder}]) == page_as_of(con, server=server) != ""
+        assert page_as_of(con, charts=[]) == page_as_of(con) == max(dated.values())  # nothing named
+    finally:
+        con.close()
+    site_wide = max(dated.values())
+
+    def shown(page: str) -> dict[str, str]:
+        folder = site.public / "embed" / page
+        return {p.parent.name: re.search(r"Data as of (\d{4}-\d{2}-\d{2})", p.read_text())[1]
+                for p in folder.glob("*/index.html") if "@" not in p.parent.name}
+
+    older = set()
+    for md in sorted((PROJECT / "content" / "investigations").glob("*.md")):
+        meta, _ = split(md.read_text(), md.name)
+        named = [str(d["campaign"]) for d in meta["charts"] if d.get("campaign")]
+        named += [str(c) for d in meta["charts"] for c in d.get("calibrations") or []]
+        if not meta["charts"]:  # a post without charts (myrocks-2x-less-slow): no embed
+            continue
+        expected = max(dated[n] for n in named)
+        dates = shown(f"investigations/{md.stem}")
+        assert dates and set(dates.values()) == {expected}, (md.stem, dates, expected)
+        if expected < site_wide:
+            older.add(md.stem)
+    assert shown("investigations/kernel-mutex-thread-concurrency") == {"itc-at-256": "2014-04-16",
+                                                                       "itc-vs-threads": "2014-04-16"}
+    assert {"innodb-busy-wait-8030", "ut-delay-compiler-barrier"} <= older
+    calibrations = max(calibrated.values())
+    assert set(shown("calibration").values()) == {calibrations} and calibrations < site_wide
 
 
 def test_embed_pages_show_the_hugo_site_the_build_publishes_not_always_the_projects(tmp_path, monkeypatch):

@@ -144,5 +144,6 @@ def render_calibration_page(con: duckdb.DuckDBPyConnection, paths: Paths, out_ro
             "charts": [c.front_matter() for c in charts],
             "sections": [{"heading": heading, "charts": [d["id"] for d in defs]} for heading, defs in sections]}
     body = render_template("calibration.md.j2")
-    write_bundle(folder, meta, body, charts, out_root, page_as_of(con))
+    write_bundle(folder, meta, body, charts, out_root,
+                 page_as_of(con, charts=[d for _, defs in sections for d in defs]))
     return 1

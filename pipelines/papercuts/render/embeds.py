@@ -14,7 +14,8 @@ chart alone, with nothing of the site's layout, and Hugo making 1,099 of them wa
 stage at x100 (0.5-0.9 s, mostly creating their files and folders anew on every build). Written by
 the page unit that draws the chart, a kept unit's embed pages are the last site's files, linked
 (publish/placed.py). So "Data as of" is the newest date of the data the page draws (a campaign's
-page: its campaign's; a server's pages: its campaigns' and calibrations'), which the unit's key
+page: its campaign's; a server's pages: its campaigns' and calibrations'; an investigation and
+the calibration page: the campaigns' and calibrations' their charts name), which the unit's key
 holds, not the newest of the whole site: that changed every unit's pages with each new campaign,
 and told a reader of a chart of 2025 that its data was of today.
 """
@@ -53,12 +54,33 @@ def embed_file(root: Path, page: str, chart_id: str) -> Path:
     return root / EMBEDS / page.strip("/").lower() / f"{chart_id.lower()}{EMBED_SUFFIX}"  # in lower case, as its URL
 
 
-def page_as_of(con, campaign: str | None = None, server: str | None = None) -> str:
+def page_as_of(con, campaign: str | None = None, server: str | None = None, charts: list[dict] | None = None) -> str:
     """The newest date of the data a page draws (sql/queries/as_of.sql): a campaign's page, a
-    server's pages, or (neither) a page that may draw from anywhere: an investigation, the
-    calibration page."""
-    key = ("campaign", campaign) if campaign is not None else ("server", server) if server is not None else ("site", "")
-    return _as_of(con).get(key) or ""
+    server's pages, or a page whose charts name what they draw (`charts`, their definitions: an
+    investigation, the calibration page): the newest of the campaigns and calibrations they name
+    and, for a ladder, of its server's pages. The site's newest only when none names any: it told
+    a reader of a 2014 chart embedded from an investigation that its data was of the newest
+    campaign of all (2026-11-22), and changed with every campaign that lands."""
+    dates = _as_of(con)
+    if campaign is not None:
+        return dates.get(("campaign", campaign)) or ""
+    if server is not None:
+        return dates.get(("server", server)) or ""
+    named = [dates.get(key) for key in _named(con, charts or [])]
+    return max((d for d in named if d), default="") or dates.get(("site", "")) or ""
+
+
+def _named(con, charts: list[dict]):
+    """The (kind, key) of as_of.sql of what each chart definition draws (render/charts.py KINDS:
+    a campaign, calibrations or a ladder, the lines of its server's ladders)."""
+    for d in charts:
+        if d.get("campaign"):
+            yield "campaign", str(d["campaign"])
+        for cal in d.get("calibrations") or []:
+            yield "calibration", str(cal)
+        if d.get("ladder"):
+            for (server,) in con.execute(query("ladder_server"), {"ladder": str(d["ladder"])}).fetchall():
+                yield "server", server
 
 
 @lru_cache(maxsize=1)  # per process and database: every page's date in one query (x100: a query per

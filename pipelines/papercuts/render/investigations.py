@@ -85,5 +85,6 @@ def render_investigation(con: duckdb.DuckDBPyConnection, out_root: Path, src: Pa
         "compared": compared(con, defs),
         "charts": [c.front_matter() for c in charts],
     }
-    write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts, out_root, page_as_of(con))
+    write_bundle(out_root / "investigations" / src.stem, page_meta, body, charts, out_root,
+                 page_as_of(con, charts=defs))
     return 1
