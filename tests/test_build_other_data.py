@@ -3,6 +3,8 @@ investigations are written for the project's data/ and are checked, rendered and
 or with pages given with the data (paths.pages)."""
 from __future__ import annotations
 
+import html
+import re
 import subprocess
 import sys
 
@@ -26,6 +28,16 @@ def test_another_data_folder_builds_its_generated_pages_and_no_investigation(tmp
         assert (out / page / "index.html").is_file(), page
     assert not [p for p in (out / "investigations").iterdir() if p.is_dir()]  # the section, empty
     assert not (out / "embed" / "investigations").exists()
+    # The /embed/ page's example is a chart of this site: its embed page, its chart and its image
+    # (it named the busy-wait investigation's chart whatever the data: three 404s here).
+    text = html.unescape(re.sub(r"<[^>]+>", "", (out / "embed" / "index.html").read_text()))
+    frame = re.search(r'<iframe src="https://<this site>(/embed/[^"]+/)"', text)[1]
+    anchor = re.search(r'<a href="https://<this site>(/[^"#]+/)#chart-([^"]+)"', text)
+    png = re.search(r'src="https://<this site>(/[^"]+[.]png)"', text)[1]
+    assert (out / frame.strip("/") / "index.html").is_file(), frame
+    assert f'id="chart-{anchor[2]}"' in (out / anchor[1].strip("/") / "index.html").read_text()
+    assert (out / png.strip("/")).read_bytes().startswith(b"\x89PNG"), png
+    assert f'embed = "{frame}"' in text and f"{frame[:-1]}@2026-11-24/" in text  # the pin's example
     home = (out / "index.html").read_text()
     assert 'href="/investigations/' not in home.replace('href="/investigations/"', "").replace(
         'href="/investigations/feed.xml"', "")

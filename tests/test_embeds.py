@@ -50,6 +50,32 @@ def test_the_embed_page_tells_a_blog_author_how_with_an_example_that_exists(site
     example = "/embed/investigations/innodb-busy-wait-8030/dell32-rqps/"
     assert f'<iframe src="https://<this site>{example}"' in text
     assert (site.public / example.strip("/") / "index.html").is_file()
+    png = "/investigations/innodb-busy-wait-8030/innodb-busy-wait-8030-dell32-rqps.png"
+    assert f'src="https://<this site>{png}"' in text and (site.public / png.strip("/")).is_file()
+    # another data folder's example is its own chart: tests/test_build_other_data.py
+
+
+def test_the_embed_pages_example_is_a_chart_named_by_path_and_id_alone(tmp_path):
+    """The /embed/ page is markdown written by the pipeline: its example is the first chart whose
+    page path, id and image name are path characters; with no chart, the address's pattern."""
+    from papercuts.render.frontmatter import page
+    from papercuts.render.jinja import render_template
+    from papercuts.render.site import embed_example
+
+    paths = Paths.make(build=tmp_path / "build", out=tmp_path / "public")
+    assert embed_example(paths, tmp_path)["example"] is None
+    empty = render_template("embed.md.j2", **embed_example(paths, tmp_path))
+    assert 'src="https://<this site>/embed/<page path>/<chart id>/"' in empty and "None" not in empty
+    hostile = {"id": "x{{< youtube y >}}", "title": "t", "png": ""}
+    shown_from = {"id": "heatmap-1", "title": "{{< youtube z >}}", "from": "/campaigns/c1/", "png": "c1-heatmap-1.png"}
+    for folder, charts in (("servers/a", [hostile]), ("servers/b", [hostile, shown_from])):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "index.md").write_text(page({"title": "p", "charts": charts}, ""))
+    example = embed_example(paths, tmp_path)
+    assert (example["example"], example["example_png"]) == ("/embed/servers/b/heatmap-1/",
+                                                            "/campaigns/c1/c1-heatmap-1.png")
+    text = render_template("embed.md.j2", **example)
+    assert "youtube" not in text and "{{" not in text
 
 
 def test_an_embedded_chart_cites_its_campaigns_source_not_its_pages(site):

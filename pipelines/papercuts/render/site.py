@@ -1,6 +1,7 @@
 """Render the whole content tree for Hugo into build/content, swapped in when complete."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -106,7 +107,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
 
     (out / "embed").mkdir(exist_ok=True)
     (out / "embed" / "_index.md").write_text(page({"title": "Embed a chart"},
-                                                  render_template("embed.md.j2", **embed_example(paths))))
+                                                  render_template("embed.md.j2", **embed_example(paths, out))))
     pages += 1
 
     if out != paths.generated:
@@ -134,15 +135,41 @@ def _tree(paths: Paths, ds, common: str) -> tuple[Path, dict[str, str]]:
     return out, {}
 
 
-def embed_example(paths: Paths) -> dict:
-    """The chart the /embed/ page shows as its example (tests check it exists), and the script
-    every snippet holds (layouts/_partials/chart.html reads the same file)."""
-    page_url, chart_id = "/investigations/innodb-busy-wait-8030/", "dell32-rqps"
-    return {"host_script": (paths.site / "static" / "js" / "embed-host.js").read_text().strip(),
-            "example": embed_url(page_url, chart_id), "example_id": chart_id, "example_page": page_url,
-            "example_anchor": f"{page_url}#chart-{chart_id}",
-            "example_png": page_url + image_stem(page_url, chart_id) + ".png",
-            "example_title": "InnoDB rQPS on dell32"}
+# Where the /embed/ page looks for its example chart, in this order: a chart an author would quote.
+_EXAMPLE_SECTIONS = ("investigations", "servers", "ladders", "campaigns")
+_SAFE = re.compile(r"[A-Za-z0-9/_.-]+")  # the page is markdown: nothing but path characters of the data
+
+
+def embed_example(paths: Paths, out: Path) -> dict:
+    """The chart the /embed/ page shows as its example, and the script every snippet holds
+    (layouts/_partials/chart.html reads the same file): the first chart of the first page of the
+    content tree `out`, investigations first (the shipped site's: the busy-wait investigation's
+    dell32-rqps). It was that chart whatever the data, a 404 on a site built from other data
+    (`papercuts build --data DIR`). The page is the pipeline's own text: the example names the
+    chart by its page's path and its id alone (ids and page paths of letters, digits, '-', '_'
+    and '.'), never by its title; None when the site has no chart."""
+    host = (paths.site / "static" / "js" / "embed-host.js").read_text().strip()
+    for page_url, chart in _charts(out):
+        files = str(chart.get("from") or page_url)
+        png = files + str(chart["png"]) if chart.get("png") else page_url + image_stem(page_url, chart["id"]) + ".png"
+        if not all(_SAFE.fullmatch(part) for part in (page_url, files, str(chart["id"]), png)):
+            continue
+        return {"host_script": host, "example": embed_url(page_url, chart["id"]), "example_id": chart["id"],
+                "example_page": page_url, "example_anchor": f"{page_url}#chart-{chart['id']}",
+                "example_png": png}
+    return {"host_script": host, "example": None}
+
+
+def _charts(out: Path):
+    """(page path, chart front matter) of the pages Papercuts wrote in the content tree, by section
+    (_EXAMPLE_SECTIONS), then page path, then the page's order."""
+    for section in _EXAMPLE_SECTIONS:
+        for index in sorted((out / section).glob("*/index.md")):
+            text = index.read_text()
+            if not text.startswith("{"):  # a generated page's JSON front matter only
+                continue
+            for chart in split(text, str(index))[0].get("charts") or []:
+                yield f"/{section}/{index.parent.name}/", chart
 
 
 def campaigns_by_server(con: duckdb.DuckDBPyConnection) -> list[dict]:
