@@ -2,7 +2,9 @@
 on every build; later results leave it byte for byte as it was (issue 14)."""
 from __future__ import annotations
 
+import html
 import json
+import re
 import shutil
 import subprocess
 from datetime import date
@@ -70,6 +72,12 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     # pinned today: the same numbers as the live chart, read from the pin's own copy of the CSV
     assert pinned["chart.csv"] == data
     assert json.loads(pinned["chart.vl.json"]) == {**spec, "data": {**spec["data"], "url": "chart.csv"}}
+    # The image a blog without frames shows: where /embed/ says a pinned chart's PNG is, beside it.
+    doc = html.unescape(re.sub(r"<[^>]+>", "", (paths.public / "embed" / "index.html").read_text()))
+    example = re.search(r'<iframe src="https://<this site>(/embed/[^"]+)/"', doc)[1]
+    assert f'src="https://<this site>{example}@2026-11-24/chart.png"' in doc
+    assert pinned["chart.png"].startswith(b"\x89PNG") and b"<svg" in pinned["chart.svg"]
+    live_png = (shown_from / f"2026-01-02-test-{CHART}.png").read_bytes()
 
     # A results file lands days later, and a rerun corrects a number of the pinned chart.
     write_data(repo / "data", MORE)
@@ -87,6 +95,7 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     own = paths.public / "embed" / "campaigns" / "2026-01-02-test" / CHART / "index.html"
     assert "Data as of 2026-01-02" in own.read_text()
     assert (shown_from / spec["data"]["url"]).read_bytes() != data  # the live chart moved
+    assert (shown_from / f"2026-01-02-test-{CHART}.png").read_bytes() != live_png  # and its image, not the pin's
 
 
 def test_a_chart_pinned_twice_to_one_date_is_refused_at_its_line(repo, tmp_path):
