@@ -115,6 +115,42 @@ def test_a_pin_before_any_data_is_refused_at_its_line(repo, tmp_path):
         build(paths)
 
 
+def test_a_pin_names_its_chart_by_the_address_the_snippet_gives_with_the_sites_origin(repo, tmp_path):
+    """The snippet beside each chart gives its embed page's address with the site's origin
+    (HUGO_BASEURL in production); an author pasting it into snapshots.toml was refused ("is not
+    an embed page's address"). Any origin: a pin draws this site's data."""
+    (repo / "content" / "snapshots.toml").write_text(
+        f'[[pin]]\nembed = "https://papercuts.example/{LIVE}/"\ndate = 2026-01-05\n')
+    paths = Paths.make(data=repo / "data", build=tmp_path / "build", out=tmp_path / "public",
+                       content=repo / "content")
+    build(paths)
+    assert "Pinned: data as of 2026-01-05" in (paths.public / PINNED / "index.html").read_text()
+    listed = tmp_path / "pins.toml"
+    for embed in (f"/{LIVE}/", f"https://papercuts.example/{LIVE}/", f"HTTP://127.0.0.1:1313/{LIVE}/"):
+        listed.write_text(f'[[pin]]\nembed = "{embed}"\ndate = 2026-01-05\n')
+        assert read_pins(listed, "pins.toml") == [Pin("/servers/box/", CHART, date(2026, 1, 5), "pins.toml:2")]
+    for embed in (f"https://papercuts.example/servers/box/{CHART}/", f"javascript:/{LIVE}/",
+                  f"https://papercuts.example/{PINNED}/", f"https://papercuts.example/{LIVE}/?x=1"):
+        listed.write_text(f'[[pin]]\nembed = "{embed}"\ndate = 2026-01-05\n')
+        with pytest.raises(UserError, match="is not an embed page's address"):
+            read_pins(listed, "pins.toml")
+
+
+def test_a_pin_under_a_sites_base_path_is_named_by_its_address_there(tmp_path, monkeypatch):
+    """A site published below a path (HUGO_BASEURL https://example.org/papercuts/) gives its
+    snippets' addresses with that path before /embed/."""
+    from papercuts.render import embeds
+
+    monkeypatch.setenv("HUGO_BASEURL", "https://example.org/papercuts/")
+    embeds._settings.cache_clear()
+    try:
+        listed = tmp_path / "pins.toml"
+        listed.write_text(f'[[pin]]\nembed = "https://example.org/papercuts/{LIVE}/"\ndate = 2026-01-05\n')
+        assert read_pins(listed, "pins.toml") == [Pin("/servers/box/", CHART, date(2026, 1, 5), "pins.toml:2")]
+    finally:
+        embeds._settings.cache_clear()
+
+
 def test_the_example_pin_in_content_snapshots_toml_is_a_valid_pin(tmp_path):
     text = (PROJECT / "content" / "snapshots.toml").read_text().split("For example:", 1)[1]
     example = tmp_path / "snapshots.toml"

@@ -41,6 +41,7 @@ from .images import enabled as images_enabled
 
 FILE = "snapshots.toml"
 EMBED = re.compile(r"/embed(/.+/)([A-Za-z0-9][A-Za-z0-9_.-]*)/")
+_ORIGIN = re.compile(r"https?://[^/?#]+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -64,14 +65,27 @@ def read_pins(path: Path, rel: str) -> list[Pin]:
         embed = str(entry.get("embed", ""))
         line = next((i for i, t in enumerate(text.splitlines(), 1) if embed and embed in t), 1)
         where = f"{rel}:{line}"
-        m = EMBED.fullmatch(embed)
+        m = EMBED.fullmatch(_embed_path(embed))
         if not m:
             raise UserError(f"{where}: pin {n}: embed {embed!r} is not an embed page's address "
-                            "(/embed/<page path>/<chart id>/, as beside each chart)")
+                            "(/embed/<page path>/<chart id>/, as in the snippet beside each chart)")
         if not isinstance(entry.get("date"), date):
             raise UserError(f"{where}: pin {n}: date must be a TOML date, e.g. date = 2026-11-22")
         pins.append(Pin(m.group(1), m.group(2), entry["date"], where))
     return pins
+
+
+def _embed_path(embed: str) -> str:
+    """The path of an embed page's address: as the snippet beside each chart gives it, with the
+    site's origin and its baseURL's path (https://<site>/embed/servers/dell32/rqps-1/), or
+    without (/embed/servers/dell32/rqps-1/). Which origin does not matter: a pin draws this
+    site's data. An author pasting the snippet's address was refused: 'is not an embed page's
+    address'."""
+    origin = _ORIGIN.match(embed)
+    if not origin:
+        return embed
+    path, base = embed[origin.end():], site_settings()["path"]
+    return path[len(base) - 1:] if base != "/" and path.startswith(base) else path
 
 
 def _git(repo: Path, *args: str, binary: bool = False):
