@@ -7,6 +7,7 @@ import html
 import http.server
 import re
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -71,6 +72,20 @@ def test_an_embed_renders_in_a_frame_of_another_origin_with_nothing_from_elsewhe
     assert problems == []
     # Every request went to the blog or to this site: no third party.
     assert {r.split("/")[2] for r in requests} == {blog[1].split("/")[2], server.split("/")[2]}
+
+
+def test_an_embeds_csv_downloads_from_the_frame_under_its_own_name(page, server, blog, site):
+    """The CSV behind a framed chart, as a reader of the post clicks it: the chart's rows, under the
+    file's name (a pinned embed's copy, chart.csv, is named after its chart and date:
+    tests/test_snapshots.py)."""
+    frame = framed(page, post(blog, "csv.html", server + EMBED))
+    link = frame.locator(".embed-source a", has_text="CSV (119 rows)")
+    with page.expect_download() as download:
+        link.click()
+    got = download.value
+    assert got.suggested_filename == "dell32-rqps.csv"
+    expected = (site.public / "investigations" / "innodb-busy-wait-8030" / "dell32-rqps.csv").read_bytes()
+    assert Path(got.path()).read_bytes() == expected and expected.count(b"\n") == 120  # header and 119 rows
 
 
 def test_the_rest_of_the_site_refuses_to_be_framed_by_another_origin(page, server, blog):

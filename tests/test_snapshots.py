@@ -64,6 +64,8 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     page = pinned["index.html"].decode()
     assert f"Pinned: data as of 2026-01-05 (commit {first[:12]})" in page
     assert 'data-spec-url="/embed/servers/box/' + CHART + '@2026-01-05/chart.vl.json"' in page
+    # its CSV downloads named after its chart and date, not as chart.csv
+    assert f'href="/{PINNED}/chart.csv" download="box-{CHART}@2026-01-05.csv"' in page
     assert "Data as of 2026-01-02" in live["index.html"].decode()
 
     shown_from = paths.public / "campaigns" / "2026-01-02-test"  # the server page shows the campaign's chart
@@ -71,6 +73,7 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     data = (shown_from / spec["data"]["url"]).read_bytes()  # the comparison's CSV, every thread count
     # pinned today: the same numbers as the live chart, read from the pin's own copy of the CSV
     assert pinned["chart.csv"] == data
+    assert f'download="{spec["data"]["url"]}"' in live["index.html"].decode()  # the live one, its own name
     assert json.loads(pinned["chart.vl.json"]) == {**spec, "data": {**spec["data"], "url": "chart.csv"}}
     # The image a blog without frames shows: where /embed/ says a pinned chart's PNG is, beside it.
     doc = html.unescape(re.sub(r"<[^>]+>", "", (paths.public / "embed" / "index.html").read_text()))

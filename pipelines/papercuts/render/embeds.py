@@ -130,8 +130,12 @@ def embed_html(meta: dict, as_of: str, pinned: dict | None = None) -> str:
     "svg"}): a pinned snapshot's, drawing the files beside it."""
     chart = {**meta["chart"], **({k: pinned[k] for k in ("spec", "csv", "svg")} if pinned else {})}
     url = meta["source_url"]
+    # The CSV's name when downloaded: its own, or a pinned copy's (chart.csv) named after its chart
+    # and date, as the images are, so two pinned charts' files are not both chart.csv.
+    csv_name = (f"{image_stem(meta['page']['url'], chart['id'])}@{as_of}.csv" if pinned
+                else PurePosixPath(chart["csv"]).name)
     return render_template("embed.html.j2", site=site_settings(), title=meta["title"], caption=meta["caption"],
-                           chart=chart, page=meta["page"], source_line=meta["source_line"],
+                           chart=chart, csv_name=csv_name, page=meta["page"], source_line=meta["source_line"],
                            source_url=url if _HTTP.match(url) else "",
                            as_of=as_of, pinned=bool(pinned), commit=(pinned or {}).get("commit", ""))
 
