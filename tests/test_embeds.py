@@ -11,7 +11,7 @@ from papercuts.build import build
 from papercuts.db import query
 from papercuts.paths import PROJECT, Paths
 from papercuts.render.embeds import embed_html, embed_meta, page_as_of
-from papercuts.render.frontmatter import split
+from papercuts.render.frontmatter import page, split
 
 
 def figures(site):
@@ -58,7 +58,6 @@ def test_the_embed_page_tells_a_blog_author_how_with_an_example_that_exists(site
 def test_the_embed_pages_example_is_a_chart_named_by_path_and_id_alone(tmp_path):
     """The /embed/ page is markdown written by the pipeline: its example is the first chart whose
     page path, id and image name are path characters; with no chart, the address's pattern."""
-    from papercuts.render.frontmatter import page
     from papercuts.render.jinja import render_template
     from papercuts.render.site import embed_example
 
@@ -76,6 +75,31 @@ def test_the_embed_pages_example_is_a_chart_named_by_path_and_id_alone(tmp_path)
                                                             "/campaigns/c1/c1-heatmap-1.png")
     text = render_template("embed.md.j2", **example)
     assert "youtube" not in text and "{{" not in text
+    assert '<iframe src="https://<this site>/embed/servers/b/heatmap-1/"' in text  # baseURL "/"
+
+
+def test_the_embed_pages_example_has_the_sites_address_when_the_build_knows_it(tmp_path, monkeypatch):
+    """In production (HUGO_BASEURL, netlify.toml) the snippets beside the charts are absolute: so
+    is /embed/'s example, which said https://<this site> whatever the build knew."""
+    from papercuts.render import embeds
+    from papercuts.render.jinja import render_template
+    from papercuts.render.site import embed_example
+
+    (tmp_path / "servers" / "b").mkdir(parents=True)
+    (tmp_path / "servers" / "b" / "index.md").write_text(
+        page({"title": "p", "charts": [{"id": "heatmap-1", "title": "t", "png": "b-heatmap-1.png"}]}, ""))
+    paths = Paths.make(build=tmp_path / "build", out=tmp_path / "public")
+    for base, shown in (("https://example.org/papercuts/", "https://example.org/papercuts"),
+                        ("http://127.0.0.1:1313/", "http://127.0.0.1:1313"),
+                        ('https://example.org/"><b>x</b>/', "https://<this site>")):  # not an address: not shown
+        monkeypatch.setenv("HUGO_BASEURL", base)
+        embeds._settings.cache_clear()
+        try:
+            text = render_template("embed.md.j2", **embed_example(paths, tmp_path))
+        finally:
+            embeds._settings.cache_clear()
+        assert f'<iframe src="{shown}/embed/servers/b/heatmap-1/"' in text, base
+        assert f'src="{shown}/servers/b/b-heatmap-1.png"' in text and "<b>" not in text
 
 
 def test_an_embedded_chart_cites_its_campaigns_source_not_its_pages(site):

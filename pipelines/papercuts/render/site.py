@@ -18,7 +18,7 @@ from . import reuse as reuse_module
 from .calibration_pages import render_calibration_page
 from .campaigns import campaign_units, render_campaign_index
 from .charts import KINDS
-from .embeds import embed_url, for_site, image_stem
+from .embeds import embed_url, for_site, image_stem, site_settings
 from .explore import explore_units, render_explore
 from .frontmatter import page, split
 from .investigations import render_investigation
@@ -138,6 +138,7 @@ def _tree(paths: Paths, ds, common: str) -> tuple[Path, dict[str, str]]:
 # Where the /embed/ page looks for its example chart, in this order: a chart an author would quote.
 _EXAMPLE_SECTIONS = ("investigations", "servers", "ladders", "campaigns")
 _SAFE = re.compile(r"[A-Za-z0-9/_.-]+")  # the page is markdown: nothing but path characters of the data
+_SITE_URL = re.compile(r"https?://[A-Za-z0-9.:\[\]-]+(?:/[A-Za-z0-9_.~-]+)*")
 
 
 def embed_example(paths: Paths, out: Path) -> dict:
@@ -148,16 +149,21 @@ def embed_example(paths: Paths, out: Path) -> dict:
     (`papercuts build --data DIR`). The page is the pipeline's own text: the example names the
     chart by its page's path and its id alone (ids and page paths of letters, digits, '-', '_'
     and '.'), never by its title; None when the site has no chart."""
-    host = (paths.site / "static" / "js" / "embed-host.js").read_text().strip()
+    # Before each address, the site's own (an absolute baseURL: HUGO_BASEURL in production), as in
+    # the snippets beside the charts; "https://<this site>" with a root-relative one.
+    site = site_settings()
+    url = site["origin"] + site["path"].rstrip("/")
+    common = {"host_script": (paths.site / "static" / "js" / "embed-host.js").read_text().strip(),
+              "site_url": url if site["origin"] and _SITE_URL.fullmatch(url) else ""}
     for page_url, chart in _charts(out):
         files = str(chart.get("from") or page_url)
         png = files + str(chart["png"]) if chart.get("png") else page_url + image_stem(page_url, chart["id"]) + ".png"
         if not all(_SAFE.fullmatch(part) for part in (page_url, files, str(chart["id"]), png)):
             continue
-        return {"host_script": host, "example": embed_url(page_url, chart["id"]), "example_id": chart["id"],
+        return {**common, "example": embed_url(page_url, chart["id"]), "example_id": chart["id"],
                 "example_page": page_url, "example_anchor": f"{page_url}#chart-{chart['id']}",
                 "example_png": png}
-    return {"host_script": host, "example": None}
+    return {**common, "example": None}
 
 
 def _charts(out: Path):
