@@ -45,6 +45,20 @@ def test_every_chart_has_an_embed_page_drawing_the_same_spec_and_linking_back(si
     assert len(seen) > 200 and seen == pages  # one embed page per chart, no more
 
 
+def test_each_charts_embed_snippets_lead_to_how_to_pin_it(site):
+    """Pinning a chart to the data as of a post is told on /embed/ alone, which no page linked:
+    an author copying a snippet beside a chart never learnt the chart could be pinned."""
+    guide = (site.public / "embed" / "index.html").read_text()
+    assert '<h2 id="pin-the-numbers-your-post-quotes">Pin the numbers your post quotes</h2>' in guide
+    count = 0
+    for url, cid, _, body in figures(site):
+        details = re.search(r'<details class="embed-snippet">(.*?)</details>', body, re.S)[1]
+        assert re.search(r'<p class="embed-pin">The live chart follows new results: '
+                         r'<a href="/embed/#pin-the-numbers-your-post-quotes">pin it</a>', details), (url, cid)
+        count += 1
+    assert count > 200
+
+
 def test_the_embed_page_tells_a_blog_author_how_with_an_example_that_exists(site):
     text = html.unescape(re.sub(r"<[^>]+>", "", (site.public / "embed" / "index.html").read_text()))
     example = "/embed/investigations/innodb-busy-wait-8030/dell32-rqps/"
