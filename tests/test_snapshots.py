@@ -62,7 +62,9 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     first = git(repo, "rev-parse", "HEAD")
     assert {"index.html", "chart.vl.json", "chart.csv", "chart.svg"} <= pinned.keys()
     page = pinned["index.html"].decode()
-    assert f"Pinned: data as of 2026-01-05 (commit {first[:12]})" in page
+    # the pin's date is the repository's state; the chart's data is of its campaign's date, as the
+    # live embed says (it said "Pinned: data as of 2026-01-05" alone, the pin's date as the data's)
+    assert f"Data as of 2026-01-02, pinned to the data of 2026-01-05 (commit {first[:12]})" in page
     assert 'data-spec-url="/embed/servers/box/' + CHART + '@2026-01-05/chart.vl.json"' in page
     # its CSV downloads named after its chart and date, not as chart.csv
     assert f'href="/{PINNED}/chart.csv" download="box-{CHART}@2026-01-05.csv"' in page
@@ -127,7 +129,7 @@ def test_a_pin_names_its_chart_by_the_address_the_snippet_gives_with_the_sites_o
     paths = Paths.make(data=repo / "data", build=tmp_path / "build", out=tmp_path / "public",
                        content=repo / "content")
     build(paths)
-    assert "Pinned: data as of 2026-01-05" in (paths.public / PINNED / "index.html").read_text()
+    assert "pinned to the data of 2026-01-05" in (paths.public / PINNED / "index.html").read_text()
     listed = tmp_path / "pins.toml"
     for embed in (f"/{LIVE}/", f"https://papercuts.example/{LIVE}/", f"HTTP://127.0.0.1:1313/{LIVE}/"):
         listed.write_text(f'[[pin]]\nembed = "{embed}"\ndate = 2026-01-05\n')

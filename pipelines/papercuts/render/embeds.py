@@ -127,7 +127,8 @@ def _settings(site: Path) -> dict:
 
 def embed_html(meta: dict, as_of: str, pinned: dict | None = None) -> str:
     """The embed page of embed_meta(), its data as of `as_of`; `pinned` ({"commit", "spec", "csv",
-    "svg"}): a pinned snapshot's, drawing the files beside it."""
+    "svg", "data_as_of"}): a pinned snapshot's, drawing the files beside it, `as_of` the pin's
+    date and "data_as_of" the chart's data's then."""
     chart = {**meta["chart"], **({k: pinned[k] for k in ("spec", "csv", "svg")} if pinned else {})}
     url = meta["source_url"]
     # The CSV's name when downloaded: its own, or a pinned copy's (chart.csv) named after its chart
@@ -137,7 +138,8 @@ def embed_html(meta: dict, as_of: str, pinned: dict | None = None) -> str:
     return render_template("embed.html.j2", site=site_settings(), title=meta["title"], caption=meta["caption"],
                            chart=chart, csv_name=csv_name, page=meta["page"], source_line=meta["source_line"],
                            source_url=url if _HTTP.match(url) else "",
-                           as_of=as_of, pinned=bool(pinned), commit=(pinned or {}).get("commit", ""))
+                           as_of=as_of, pinned=bool(pinned), commit=(pinned or {}).get("commit", ""),
+                           data_as_of=(pinned or {}).get("data_as_of", ""))
 
 
 def image_stem(page: str, chart_id: str) -> str:

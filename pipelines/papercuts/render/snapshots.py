@@ -12,11 +12,11 @@ A pin is not a kept copy: each build takes the newest commit that touched the da
 before the end of that date (UTC), `git log -1 --before=<date>T23:59:59Z -- <data>`, reads the data
 and pages of that commit with `git archive`, builds that state's content tree with the current
 pipeline, and publishes the one chart's spec and CSV (and its images) beside an embed page that
-says "Pinned: data as of <date>" and names the commit. Anyone can do the same by hand: check out
-that commit and run `papercuts build`. A later commit cannot change what the pin shows, since
-the commit a date names never changes. ('@' is not allowed in a chart id, so a pin never takes a
-chart's name; it is a bundle folder of its own, `<chart id>@<date>/`, beside the live embed
-pages, since it holds the chart's files.)
+says "pinned to the data of <date>", names the commit and the date of the chart's data then. Anyone
+can do the same by hand: check out that commit and run `papercuts build`. A later commit cannot
+change what the pin shows, since the commit a date names never changes. ('@' is not allowed in a
+chart id, so a pin never takes a chart's name; it is a bundle folder of its own,
+`<chart id>@<date>/`, beside the live embed pages, since it holds the chart's files.)
 """
 from __future__ import annotations
 
@@ -35,13 +35,14 @@ import duckdb
 
 from ..paths import EMBEDS, Paths
 from ..problems import UserError
-from .embeds import embed_html, embed_meta, for_site, page_path, site_settings
+from .embeds import embed_file, embed_html, embed_meta, for_site, page_path, site_settings
 from .frontmatter import split, write_json
 from .images import enabled as images_enabled
 
 FILE = "snapshots.toml"
 EMBED = re.compile(r"/embed(/.+/)([A-Za-z0-9][A-Za-z0-9_.-]*)/")
 _ORIGIN = re.compile(r"https?://[^/?#]+", re.IGNORECASE)
+_AS_OF = re.compile(r'<span class="as-of">Data as of (\d{4}-\d{2}-\d{2})</span>')  # embed.html.j2's
 
 
 @dataclass(frozen=True)
@@ -185,8 +186,17 @@ def _render_pins(paths: Paths, out: Path) -> int:
         url = f"{site_settings()['path']}embed{pin.page}{name}/"
         (folder / "index.html").write_text(embed_html(meta, pin.date.isoformat(), pinned={
             "commit": commit, "spec": url + "chart.vl.json", "csv": url + "chart.csv",
-            "svg": url + "chart.svg" if images_enabled() else ""}))
+            "svg": url + "chart.svg" if images_enabled() else "", "data_as_of": _data_as_of(then, meta)}))
     return len(pins)
+
+
+def _data_as_of(tree: Path, meta: dict) -> str:
+    """The date of the pinned chart's data, as that state's own embed page said it (embeds.py
+    page_as_of: its campaign's, say): the pin's date is the state of the repository, not of the
+    data ("Pinned: data as of 2026-11-24" on a chart of a 2014 campaign)."""
+    page = embed_file(tree, meta["page"]["url"], meta["chart"]["id"])
+    found = _AS_OF.search(page.read_text()) if page.is_file() else None
+    return found[1] if found else ""
 
 
 def _live_embed(tree: Path, pin: Pin) -> dict | None:
