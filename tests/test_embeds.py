@@ -126,6 +126,15 @@ def test_an_embedded_chart_cites_its_campaigns_source_not_its_pages(site):
     assert "busy-wait" not in source  # the source the pn53 server row names
 
 
+def test_a_ladder_charts_embed_cites_its_campaigns_source(site):
+    """A ladder chart is one campaign's: its embed cited no source at all (helper-55's review), where the
+    heatmap of the same campaign cites the mytools archive it was imported from."""
+    folder = site.public / "embed" / "ladders" / "pn53-mysql-1"
+    (embed,) = [p for p in folder.iterdir() if p.name.startswith("ladder-2025-11-28-pn53-mysql-5-6-to-9-5-")]
+    found = re.search(r'class="embed-source">(.*?)</p>', (embed / "index.html").read_text(), re.S)
+    assert found and "nov25.sb.mysql" in html.unescape(found[1]), found
+
+
 def test_charts_whose_ids_hugo_reads_in_a_file_name_have_their_embed_pages_and_so_do_the_others(tmp_path):
     """Embed pages are leaf files, `<chart id>.md` (render/embeds.py embed_file), but for ids Hugo
     would read in a file's name: `Index.md` would make its page's embed folder a bundle and hide

@@ -112,8 +112,9 @@ def _server_ladders(con: duckdb.DuckDBPyConnection, out_root: Path, rows: list[d
         ladders = list(ladders)
         charts, sections = [], []
         for lad in ladders:
+            # its campaign named: the chart (and its embed) cites that campaign's source
             chart = make_chart(con, {"id": _chart_id(lad["ladder"]), "kind": "ladder", "ladder": lad["ladder"],
-                                     "title": _chart_title(lad)},
+                                     "title": _chart_title(lad), "campaign": lad["campaign"]},
                                f"ladder page {lad['ladder']}")
             charts.append(chart)
             sections.append({
