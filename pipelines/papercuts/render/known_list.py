@@ -31,14 +31,19 @@ def known_list(con: duckdb.DuckDBPyConnection, investigations: tuple[str, ...]) 
         out.append({
             "id": k["id"], "title": k["title"], "status": k["status"], "dbms": dbms_name(k["dbms"]),
             "introduced": k["introduced"], "explanation": k["explanation"], "bugs": bugs,
-            "url": investigation_url(k["investigation"]) if k["investigation"] in investigations
-            else (bugs[0] if bugs else ""),
+            "url": known_link(k["investigation"], bugs[0] if bugs else None, investigations),
             "hits": hits(k), "changes": k["changes"],
             "pages": [{"text": f"{p['server']}, {p['threads']} thread{'s' if p['threads'] != 1 else ''}",
                        "url": ladder_url(p["server"], p["dbms"], p["threads"])} for p in k["pages"]],
             "compared": _comparisons(compared.get(k["id"], [])),
         })
     return out
+
+
+def known_link(investigation: str | None, first_bug: str | None, investigations: tuple[str, ...]) -> str:
+    """Where a known regression links: its investigation when this site built it (`investigations`,
+    the slugs built: none for a data folder without its pages), else its first bug, else nowhere."""
+    return investigation_url(investigation) if investigation in investigations else first_bug or ""
 
 
 def hits(k: dict) -> str:

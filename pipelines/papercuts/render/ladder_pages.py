@@ -17,12 +17,12 @@ import duckdb
 from ..contract import dbms_name
 from ..db import fetch_dicts, query
 from ..derive.changepoints import SPAN
-from ..paths import campaign_url, investigation_url, ladder_slug, ladder_url, server_url
+from ..paths import campaign_url, ladder_slug, ladder_url, server_url
 from .bundle import write_bundle
 from .charts import explore_url, make_chart
 from .embeds import page_as_of
 from .frontmatter import page
-from .known_list import known_list
+from .known_list import known_link, known_list
 from .ladder_charts import server_changes
 from .ladder_links import ladder_title
 from .selection import slug
@@ -184,8 +184,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
               "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
               "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else "",
               "flagged": flag_note(r["flagged"]),
-              "known_url": (investigation_url(r["known_investigation"]) if r["known_investigation"] in investigations
-                            else r["known_bug"] or "")} for r in rows]
+              "known_url": known_link(r["known_investigation"], r["known_bug"], investigations)} for r in rows]
     for item, r in zip(items, rows, strict=True):  # a stable anchor per change, for the feed
         key = f"{r['ladder']}|{r['series']}|{r['before']}|{r['after']}"
         item["id"] = "change-" + hashlib.sha256(key.encode()).hexdigest()[:16]
