@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -39,6 +40,29 @@ def test_the_svg_of_a_chart_holds_one_bar_per_row_with_its_values(site):
     assert drawn == sorted((r["microbenchmark"], r["variant"], float(r["rqps"])) for r in rows)
     assert ("update-index_range=100", "my8040_rel_o2nofp_norndfast.z11a_spin5_c32r128", 0.71) in drawn
     assert "<script" not in svg
+
+
+def test_a_charts_images_say_where_it_is_and_of_when_as_its_embed_page_does(site):
+    """An SVG or PNG pasted into a blog post showed a title and no word of its site, page, source
+    or the date of its data. Each chart's images carry the lines its embed page shows (checked
+    against that page, a separate output): the site, the chart's page, "Data as of", its source."""
+    checked = sourced = 0
+    for embed in sorted((site.public / "embed").glob("*/**/index.html")):  # not /embed/'s own
+        text = embed.read_text()
+        spec_url = re.search(r'data-spec-url="([^"]+)"', text)
+        svg_url = re.search(r'<noscript><img class="chart-image" src="([^"]+)"', text)
+        page = "/" + embed.parent.parent.relative_to(site.public / "embed").as_posix() + "/"
+        if not spec_url or not svg_url or spec_url[1].rsplit("/", 1)[0] + "/" != page or "@" in embed.parent.name:
+            continue  # a chart shown from another page (its images are that page's), or a pin
+        as_of = re.search(r'<span class="as-of">Data as of (\d{4}-\d{2}-\d{2})</span>', text)[1]
+        svg = html.unescape((site.public / svg_url[1].lstrip("/")).read_text())
+        assert re.search(f">Papercuts · {re.escape(page)} · Data as of {as_of}</(text|tspan)>", svg), (embed, as_of)
+        source = re.search(r'<p class="embed-source">(?:<a [^>]*>)?(Source: [^<]+?)(?:</a>)? · <span', text)
+        if source:
+            assert re.search(f">{re.escape(html.unescape(source[1]))}</(text|tspan)>", svg), embed
+            sourced += 1
+        checked += 1
+    assert checked > 100 and sourced > 50, (checked, sourced)
 
 
 def test_the_dashed_1_rule_is_drawn_once_per_panel_not_once_per_row(site):

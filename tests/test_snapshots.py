@@ -76,7 +76,14 @@ def test_a_pinned_embed_keeps_its_bytes_when_results_land_while_the_live_one_fol
     # pinned today: the same numbers as the live chart, read from the pin's own copy of the CSV
     assert pinned["chart.csv"] == data
     assert f'download="{spec["data"]["url"]}"' in live["index.html"].decode()  # the live one, its own name
-    assert json.loads(pinned["chart.vl.json"]) == {**spec, "data": {**spec["data"], "url": "chart.csv"}}
+    pinned_spec = json.loads(pinned["chart.vl.json"])
+    assert {**pinned_spec, "usermeta": None} == {**spec, "data": {**spec["data"], "url": "chart.csv"}, "usermeta": None}
+    # its images say where the pin is and of when, as its page does (the live chart's: its own page)
+    assert pinned_spec["usermeta"]["credit"] == [
+        f"Papercuts · /{PINNED}/ · Data as of 2026-01-02, pinned to the data of 2026-01-05 (commit {first[:12]})",
+        "Source: A test source, Tester (2026-01-02)"]
+    assert spec["usermeta"]["credit"][0] == "Papercuts · /campaigns/2026-01-02-test/ · Data as of 2026-01-02"
+    assert b"pinned to the data of 2026-01-05" in pinned["chart.svg"]
     # The image a blog without frames shows: where /embed/ says a pinned chart's PNG is, beside it.
     doc = html.unescape(re.sub(r"<[^>]+>", "", (paths.public / "embed" / "index.html").read_text()))
     example = re.search(r'<iframe src="https://<this site>(/embed/[^"]+)/"', doc)[1]

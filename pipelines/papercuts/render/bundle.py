@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .charts import TABLE_SUFFIX, Chart
-from .embeds import check_unique, embed_file, embed_html, embed_meta, embed_url, image_stem, page_path
+from .embeds import check_unique, credited, embed_file, embed_html, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 from .images import enabled as images_enabled
 from .tables import html, shown
@@ -15,7 +15,8 @@ from .tables import html, shown
 
 def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path, as_of: str) -> None:
     """`root` is the content tree's root: the page's path on the site is `folder` relative to it;
-    `as_of`: the newest date of the data the page draws, which its embed pages show."""
+    `as_of`: the newest date of the data the page draws, which its embed pages and images show
+    of a chart that names none (Chart.as_of)."""
     folder.mkdir(parents=True, exist_ok=True)
     url = page_path(folder.relative_to(root).as_posix())
     if meta.get("charts"):
@@ -26,9 +27,11 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
                 "charts": [{**d, "embed": embed_url(url, d["id"]), **({} if d.get("from") else _images(url, d["id"]))}
                            for d in meta["charts"]]}
     (folder / "index.md").write_text(page(meta, body))
+    embeds = {d["id"]: embed_meta(url, meta, d) for d in meta.get("charts") or []}
+    dates = {c.id: c.as_of or as_of for c in charts}  # a chart of named data: its date, not its page's
     written: dict[str, str] = {}
-    for c in charts:
-        write_json(folder / f"{c.id}.vl.json", c.spec)
+    for c in charts:  # its images cite what its embed page cites
+        write_json(folder / f"{c.id}.vl.json", credited(c.spec, url, dates[c.id], embeds[c.id]["source_line"]))
         (folder / f"{c.id}.{TABLE_SUFFIX}").write_text(html(shown(c.table)))
         name = f"{c.data or c.id}.csv"  # a file charts share is written once
         if name not in written:
@@ -40,7 +43,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
         embed = embed_file(root, url, d["id"])
         embed.parent.mkdir(parents=True, exist_ok=True)
         with open(embed, "x") as f:  # never over another chart's
-            f.write(embed_html(embed_meta(url, meta, d), as_of))
+            f.write(embed_html(embeds[d["id"]], dates.get(d["id"], as_of)))
 
 
 def _images(url: str, chart_id: str) -> dict:

@@ -21,6 +21,7 @@ from . import (
     repetition_charts,
     tables,
 )
+from .embeds import page_as_of
 from .registry import KINDS, Drawn, Kind
 
 # A chart's table as its page prints it (tables.html), read by Hugo and never published. Not .html:
@@ -45,6 +46,7 @@ class Chart:
     explore: str = ""
     source: dict | None = None  # the chart's campaign's source, which its embed page cites
     data: str = ""  # the CSV's name without .csv, when not the chart's id (a file charts share)
+    as_of: str = ""  # the date of its data, when it names what it draws (data_as_of); else its page's
 
     def front_matter(self) -> dict:
         return {"id": self.id, "kind": self.kind, "title": self.title, "caption": self.caption,
@@ -76,7 +78,7 @@ def _shared(con, name: str, defs: list[dict], where: str) -> list[Chart]:
     specs, csv, rows = datafile.share(name, [(f"t{d['threads']}", spec, dr.rows) for d, (_, dr, spec)
                                              in zip(defs, drawn, strict=True)], key, varying)
     return [Chart(d["id"], kind.name, d["title"], d.get("caption", ""), spec, dr.table, csv, rows,
-                  explore_url(dr.explore), _campaign_source(con, d.get("campaign")), name)
+                  explore_url(dr.explore), _campaign_source(con, d.get("campaign")), name, data_as_of(con, d))
             for d, (_, dr, _), spec in zip(defs, drawn, specs, strict=True)]
 
 
@@ -95,7 +97,16 @@ def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
     kind, drawn, spec = _draw(con, d, where)
     spec, csv = datafile.refer(spec, d["id"], drawn.rows, drawn.columns)
     return Chart(d["id"], kind.name, d["title"], d.get("caption", ""), spec, drawn.table,
-                 csv, len(drawn.rows), explore_url(drawn.explore), _campaign_source(con, d.get("campaign")))
+                 csv, len(drawn.rows), explore_url(drawn.explore), _campaign_source(con, d.get("campaign")),
+                 as_of=data_as_of(con, d))
+
+
+def data_as_of(con, d: dict) -> str:
+    """The newest date of what a chart definition names (a campaign, calibrations, a ladder), or ""
+    when it names none: a ladder page's chart of a 2025-12-17 campaign said "Data as of 2026-04-03",
+    its server's newest, on its embed page and its images."""
+    named = d.get("campaign") or d.get("calibrations") or d.get("ladder")
+    return page_as_of(con, charts=[d]) if named else ""
 
 
 @lru_cache(maxsize=1)  # once per build's connection: every chart of the site uses the same colours

@@ -57,10 +57,10 @@ def embed_file(root: Path, page: str, chart_id: str) -> Path:
 def page_as_of(con, campaign: str | None = None, server: str | None = None, charts: list[dict] | None = None) -> str:
     """The newest date of the data a page draws (sql/queries/as_of.sql): a campaign's page, a
     server's pages, or a page whose charts name what they draw (`charts`, their definitions: an
-    investigation, the calibration page): the newest of the campaigns and calibrations they name
-    and, for a ladder, of its server's pages. The site's newest only when none names any: it told
-    a reader of a 2014 chart embedded from an investigation that its data was of the newest
-    campaign of all (2026-11-22), and changed with every campaign that lands."""
+    investigation, the calibration page; a chart: charts.data_as_of): the newest of the campaigns
+    and calibrations they name, a ladder's being its campaign. The site's newest only when none
+    names any: it told a reader of a 2014 chart embedded from an investigation that its data was
+    of the newest campaign of all (2026-11-22), and changed with every campaign that lands."""
     dates = _as_of(con)
     if campaign is not None:
         return dates.get(("campaign", campaign)) or ""
@@ -72,15 +72,15 @@ def page_as_of(con, campaign: str | None = None, server: str | None = None, char
 
 def _named(con, charts: list[dict]):
     """The (kind, key) of as_of.sql of what each chart definition draws (render/charts.py KINDS:
-    a campaign, calibrations or a ladder, the lines of its server's ladders)."""
+    a campaign, calibrations or a ladder, one campaign's builds)."""
     for d in charts:
         if d.get("campaign"):
             yield "campaign", str(d["campaign"])
         for cal in d.get("calibrations") or []:
             yield "calibration", str(cal)
         if d.get("ladder"):
-            for (server,) in con.execute(query("ladder_server"), {"ladder": str(d["ladder"])}).fetchall():
-                yield "server", server
+            for (campaign,) in con.execute(query("ladder_campaign"), {"ladder": str(d["ladder"])}).fetchall():
+                yield "campaign", campaign
 
 
 @lru_cache(maxsize=1)  # per process and database: every page's date in one query (x100: a query per
@@ -155,6 +155,23 @@ def source_line(meta: dict) -> str:
     who = f", {src['author']}" if src.get("author") else ""
     when = f" ({src['date']})" if src.get("date") else ""
     return f"Source: {src['title']}{who}{when}"
+
+
+def credited(spec: dict, page: str, as_of: str, cited: str, pinned: dict | None = None) -> dict:
+    """The chart's spec with what its static images say of it (render/images.py draws the lines
+    under its title): an SVG or PNG pasted into a blog post or a bug report showed a title and no
+    word of where it came from nor of when its data is, which its embed page says. Held in the
+    spec's usermeta, which Vega-Lite keeps and draws nothing of: the page's chart is unchanged.
+    `cited`: the source line its embed page shows (embed_meta); `pinned` ({"commit", "date"}): a
+    pinned snapshot's, at its own page."""
+    site = site_settings()
+    address = site["origin"] + site["path"].rstrip("/") + page
+    when = f"Data as of {as_of}" if as_of else ""
+    if pinned:
+        then = f"pinned to the data of {pinned['date']} (commit {pinned['commit'][:12]})"
+        when = f"{when}, {then}" if when else then[0].upper() + then[1:]
+    lines = [" · ".join(part for part in (site["title"], address, when) if part)] + ([cited] if cited else [])
+    return {**spec, "usermeta": {"data_as_of": as_of, "credit": lines}}
 
 
 def embed_meta(page: str, meta: dict, chart: dict) -> dict:

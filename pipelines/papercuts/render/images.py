@@ -173,12 +173,20 @@ def png_scale(svg: str) -> float:
 
 def drawn_spec(spec_path: Path) -> bytes:
     """What an image is drawn from: the spec with its CSV inline (the renderer fetches nothing),
-    its text in IMAGE_FONT."""
+    its text in IMAGE_FONT, and the lines of its credit (embeds.credited: where the chart is, the
+    date of its data, its source) under its title's subtitle."""
     spec = json.loads(spec_path.read_text())
     url = (spec.get("data") or {}).get("url")
     if url:
         spec = datafile.inline(spec, (spec_path.parent / url).read_text())
     spec["config"] = {**spec.get("config", {}), "font": IMAGE_FONT}
+    credit = (spec.pop("usermeta", None) or {}).get("credit") or []
+    if credit:
+        title = spec.get("title") or {}
+        title = {"text": title} if isinstance(title, str) else {"text": "", **title}
+        said = title.get("subtitle") or []
+        title["subtitle"] = ([said] if isinstance(said, str) else said) + credit
+        spec["title"] = {"anchor": "start", **title}
     return json.dumps(spec, sort_keys=True, separators=(",", ":")).encode()
 
 

@@ -35,14 +35,13 @@ import duckdb
 
 from ..paths import EMBEDS, Paths
 from ..problems import UserError
-from .embeds import embed_file, embed_html, embed_meta, for_site, page_path, site_settings
+from .embeds import credited, embed_html, embed_meta, for_site, page_path, site_settings
 from .frontmatter import split, write_json
 from .images import enabled as images_enabled
 
 FILE = "snapshots.toml"
 EMBED = re.compile(r"/embed(/.+/)([A-Za-z0-9][A-Za-z0-9_.-]*)/")
 _ORIGIN = re.compile(r"https?://[^/?#]+", re.IGNORECASE)
-_AS_OF = re.compile(r'<span class="as-of">Data as of (\d{4}-\d{2}-\d{2})</span>')  # embed.html.j2's
 
 
 @dataclass(frozen=True)
@@ -180,23 +179,20 @@ def _render_pins(paths: Paths, out: Path) -> int:
         shutil.copyfile(_chart_file(then, meta["chart"]["csv"], ".csv", pin), folder / "chart.csv")
         spec = json.loads(_chart_file(then, meta["chart"]["spec"], ".vl.json", pin).read_text())
         spec["data"]["url"] = "chart.csv"  # the spec reads the CSV beside it, renamed here
-        write_json(folder / "chart.vl.json", spec)
+        # The date of the chart's data then (embeds.page_as_of: its campaign's, say), which its spec
+        # holds (embeds.credited): the pin's date is the state of the repository, not of the data
+        # ("Pinned: data as of 2026-11-24" on a chart of a 2014 campaign).
+        data_as_of = str((spec.get("usermeta") or {}).get("data_as_of") or "")
+        pinned = {"commit": commit, "date": pin.date.isoformat()}
+        write_json(folder / "chart.vl.json", credited(spec, f"/embed{pin.page}{name}/", data_as_of,
+                                                      meta["source_line"], pinned))
         # the images stage draws chart.svg beside the spec; the path below the site's root, as
         # Hugo's relURL (embeds.site_settings)
         url = f"{site_settings()['path']}embed{pin.page}{name}/"
         (folder / "index.html").write_text(embed_html(meta, pin.date.isoformat(), pinned={
-            "commit": commit, "spec": url + "chart.vl.json", "csv": url + "chart.csv",
-            "svg": url + "chart.svg" if images_enabled() else "", "data_as_of": _data_as_of(then, meta)}))
+            **pinned, "spec": url + "chart.vl.json", "csv": url + "chart.csv",
+            "svg": url + "chart.svg" if images_enabled() else "", "data_as_of": data_as_of}))
     return len(pins)
-
-
-def _data_as_of(tree: Path, meta: dict) -> str:
-    """The date of the pinned chart's data, as that state's own embed page said it (embeds.py
-    page_as_of: its campaign's, say): the pin's date is the state of the repository, not of the
-    data ("Pinned: data as of 2026-11-24" on a chart of a 2014 campaign)."""
-    page = embed_file(tree, meta["page"]["url"], meta["chart"]["id"])
-    found = _AS_OF.search(page.read_text()) if page.is_file() else None
-    return found[1] if found else ""
 
 
 def _live_embed(tree: Path, pin: Pin) -> dict | None:
