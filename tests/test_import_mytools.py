@@ -434,3 +434,66 @@ def test_one_maximum_thread_count_for_the_flag_campaign_toml_and_results_csv():
     assert RESULTS.column("threads").maximum == TOML_INT_MAXIMUM["threads"] == MAX_THREADS
     assert papercuts.importer.MAX_THREADS is MAX_THREADS  # imported, not a copy
     assert int_problem("threads", MAX_THREADS) is None and int_problem("threads", MAX_THREADS + 1)
+
+
+def _refused(data: Path, src: Path, capsys, monkeypatch) -> tuple[str, list]:
+    """`papercuts import mytools src` fails: its stderr, and the files it began to copy (none)."""
+    import papercuts.importer
+    from papercuts.cli import main
+
+    copied: list = []
+    real = shutil.copyfile
+    monkeypatch.setattr(papercuts.importer.shutil, "copyfile", lambda a, b: (copied.append(a), real(a, b))[1])
+    before = digest(data)
+    assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 1
+    assert digest(data) == before and not (data / "campaigns" / CAMPAIGN).exists()
+    return capsys.readouterr().err, copied
+
+
+def test_a_file_over_the_size_limit_is_refused_before_anything_is_copied(data, tmp_path, capsys, monkeypatch):
+    """A hostile archive's huge file (here sparse: 5 MB + 1 byte that take no disk) was copied into
+    the data folder, densely, before papercuts check refused it: a 600 MB sparse file put 601 MB
+    under data/; one of terabytes would fill the disk the repository is on. Refused at its name, with
+    the check's limit, before one byte is copied."""
+    from papercuts.contract import MAX_FILE_BYTES
+
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    with open(src / "big.log", "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    err, copied = _refused(data, src, capsys, monkeypatch)
+    assert copied == []
+    assert err == (f"papercuts: error: {src / 'big.log'}: {MAX_FILE_BYTES + 1} bytes, over the limit of "
+                   f"{MAX_FILE_BYTES} a contributed file may have (papercuts check refuses it); leave it out of the "
+                   "archive folder, or shorten it; nothing was changed\n"), err
+
+
+def test_a_special_file_is_refused_at_its_name_not_with_a_traceback(data, tmp_path, capsys, monkeypatch):
+    """A named pipe in the archive folder ended the import with shutil's SpecialFileError traceback."""
+    import os
+
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    os.mkfifo(src / "pipe")
+    err, copied = _refused(data, src, capsys, monkeypatch)
+    assert copied == []
+    assert err == (f"papercuts: error: {src / 'pipe'}: not a regular file (a named pipe, socket or device); "
+                   "leave it out of the archive folder; nothing was changed\n"), err
+
+
+def test_a_folder_of_more_files_than_a_campaign_may_hold_is_refused_before_copying(data, tmp_path, capsys,
+                                                                                   monkeypatch):
+    import papercuts.importer
+
+    monkeypatch.setattr(papercuts.importer, "MAX_CAMPAIGN_FILES", 12)  # the check's 10,000, made small here
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    for i in range(10):
+        (src / f"log{i}.txt").write_text("x\n")
+    err, copied = _refused(data, src, capsys, monkeypatch)
+    assert copied == []
+    assert err == (f"papercuts: error: {src}: more than 10 files and folders, over the 12 a campaign may hold with "
+                   "its campaign.toml and raw/ (papercuts check refuses more); keep the outputs the site reads, or "
+                   "split the archive folder; nothing was changed\n"), err
+

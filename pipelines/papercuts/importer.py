@@ -16,11 +16,12 @@ import io
 import json
 import re
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .contract import MAX_THREADS, dbms_name
+from .contract import MAX_CAMPAIGN_FILES, MAX_FILE_BYTES, MAX_THREADS, dbms_name
 from .parsers.errors import Gap, ParseError, file_bytes, read
 from .parsers.mytools import (
     BuildName,
@@ -233,8 +234,11 @@ def _toml(values: dict) -> str:
 
 def _copy_tree(src: Path, dst: Path) -> tuple[list[str], dict[str, int]]:
     """The files copied, and the hidden ones not copied: papercuts check allows no name starting
-    with '.' under raw/ (.git/, .DS_Store), so they are left out, and named (with a file count)."""
-    copied: list[str] = []
+    with '.' under raw/ (.git/, .DS_Store), so they are left out, and named (with a file count).
+    What the check would refuse for its kind or size (a link, a pipe, a file over its limit, more
+    files than a campaign may hold) is refused here, before one byte is copied: a hostile archive's
+    sparse file of terabytes was copied whole into the data folder first."""
+    kept: list[tuple[Path, Path, bool]] = []  # (file, its path under src, a folder?)
     hidden: dict[str, int] = {}
     for f in sorted(src.rglob("*")):
         rel = f.relative_to(src)
@@ -243,9 +247,26 @@ def _copy_tree(src: Path, dst: Path) -> tuple[list[str], dict[str, int]]:
             name = Path(*rel.parts[:dot + 1]).as_posix() + ("/" if dot + 1 < len(rel.parts) or f.is_dir() else "")
             hidden[name] = hidden.get(name, 0) + (not f.is_dir())
             continue
-        if f.is_symlink():
-            raise UserError(f"{f}: a symbolic link; copy the file it points to into the archive folder")
-        if f.is_dir():
+        mode = f.lstat()
+        if stat.S_ISLNK(mode.st_mode):
+            raise UserError(f"{f}: a symbolic link; copy the file it points to into the archive folder; "
+                            "nothing was changed")
+        if not stat.S_ISDIR(mode.st_mode) and not stat.S_ISREG(mode.st_mode):
+            raise UserError(f"{f}: not a regular file (a named pipe, socket or device); leave it out of the "
+                            "archive folder; nothing was changed")
+        if mode.st_size > MAX_FILE_BYTES and stat.S_ISREG(mode.st_mode):
+            raise UserError(f"{f}: {mode.st_size} bytes, over the limit of {MAX_FILE_BYTES} a contributed file "
+                            "may have (papercuts check refuses it); leave it out of the archive folder, or shorten it; "
+                            "nothing was changed")
+        kept.append((f, rel, stat.S_ISDIR(mode.st_mode)))
+        if len(kept) > MAX_CAMPAIGN_FILES - 2:  # raw/ and campaign.toml are two more
+            raise UserError(f"{src}: more than {MAX_CAMPAIGN_FILES - 2} files and folders, over the "
+                            f"{MAX_CAMPAIGN_FILES} a campaign may hold with its campaign.toml and raw/ (papercuts "
+                            "check refuses more); keep the outputs the site reads, or split the archive folder; "
+                            "nothing was changed")
+    copied: list[str] = []
+    for f, rel, folder in kept:
+        if folder:
             continue
         (dst / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, dst / rel)
