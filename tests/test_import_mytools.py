@@ -497,3 +497,33 @@ def test_a_folder_of_more_files_than_a_campaign_may_hold_is_refused_before_copyi
                    "its campaign.toml and raw/ (papercuts check refuses more); keep the outputs the site reads, or "
                    "split the archive folder; nothing was changed\n"), err
 
+
+def test_names_and_text_from_an_archive_reach_the_terminal_as_printable_text(data, tmp_path, capsys, monkeypatch):
+    """A file name or a line of the archive holding terminal escape codes (set the window's title, clear
+    the screen, colour) or a newline (a line of its own: 'imported ... file(s)') was printed as it was
+    in the import's errors; each is now written as Python writes it (\\x1b, \\n), on one line."""
+    evil = "\x1b]0;PWNED\x07\x1b[2J\x1b[31m"
+    forged = "imported 7 file(s) into the data folder"
+    cases = []
+    src = tmp_path / "link"  # a symbolic link: its name in the error
+    shutil.copytree(LATIN, src)
+    (src / f"x{evil}\n{forged}").symlink_to("/etc/passwd")
+    cases.append((src, f"{src}/x\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31m\\n{forged}: a symbolic link"))
+    src = tmp_path / "build"  # a per-run folder whose build name says no DBMS: the name in the error
+    shutil.copytree(LATIN, src)
+    run_dir = src / f"x.zz{evil}.cfg.pk1"
+    run_dir.mkdir()
+    (run_dir / "sb.o.point-query.range100.pk1.dop1").write_text("sysbench 1.0.20\n")
+    cases.append((src, f"'x.zz\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31m.cfg.pk1' in {tmp_path.name}/build: cannot tell"))
+    src = tmp_path / "line"  # a malformed line of o.met: quoted in the problem
+    shutil.copytree(LATIN, src)
+    lines = (src / "o.met.latest").read_text().splitlines()
+    row = next(i for i, ln in enumerate(lines) if ln[:1].isdigit())
+    lines[row] = f"{evil}garbage " + lines[row]
+    (src / "o.met.latest").write_text("\n".join(lines) + "\n")
+    cases.append((src, "error: '\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mgarbage"))
+    for src, said in cases:
+        err, _ = _refused(data, src, capsys, monkeypatch)
+        assert said in err, err
+        assert not any(c in err for c in "\x1b\x07\r"), err
+        assert all(line.startswith((str(src), "papercuts: error: ")) for line in err.splitlines()), err

@@ -18,7 +18,7 @@ import re
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .contract import MAX_CAMPAIGN_FILES, MAX_FILE_BYTES, MAX_THREADS, dbms_name
@@ -36,7 +36,7 @@ from .parsers.mytools import (
     table_rows,
 )
 from .paths import Paths
-from .problems import Problems, UserError, printable
+from .problems import Problem, Problems, UserError, printable
 from .validate.archive import (
     _without_sections,
     folder_problem,
@@ -283,7 +283,29 @@ def _same_tree(a: Path, b: Path) -> bool:
 def import_mytools(src: Path, data: Path, server: str, campaign: str, source: str | None = None,
                    threads: int | None = None, title: str | None = None, engine: str | None = None,
                    notes: str | None = None, config: str | None = None, say=print) -> Problems:
-    """Import one archive folder into data/campaigns/<campaign>/; returns the check's problems."""
+    """Import one archive folder into data/campaigns/<campaign>/; returns the check's problems.
+
+    Everything it says reaches a terminal as printable text, each message on one line: the archive's
+    file names and lines (a folder x.<build>..., a row of o.met) are a stranger's, and held terminal
+    escape codes (ESC ]0; sets the window's title, ESC [2J clears the screen) or a newline (a line of
+    its own, 'imported 7 file(s) ...'), printed as they were in its errors."""
+    try:
+        problems = _import_mytools(src, data, server, campaign, source, threads, title, engine, notes, config,
+                                   lambda line: say(printable(line)))
+    except UserError as e:
+        raise UserError(printable(str(e)), _printable(e.problems)) from e
+    shown = Problems()
+    shown.items = _printable(problems.items)
+    return shown
+
+
+def _printable(problems: list[Problem]) -> list[Problem]:
+    return [replace(p, message=printable(p.message), hint=printable(p.hint)) for p in problems]
+
+
+def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: str | None,
+                    threads: int | None, title: str | None, engine: str | None, notes: str | None,
+                    config: str | None, say) -> Problems:
     if threads is not None and not 1 <= threads <= MAX_THREADS:  # else campaign.toml or the build would fail on it
         raise UserError(f"--threads {threads}: the thread count must be a whole number from 1 to {MAX_THREADS:_} "
                         "(the sysbench --threads of the run)")
