@@ -527,3 +527,24 @@ def test_names_and_text_from_an_archive_reach_the_terminal_as_printable_text(dat
         assert said in err, err
         assert not any(c in err for c in "\x1b\x07\r"), err
         assert all(line.startswith((str(src), "papercuts: error: ")) for line in err.splitlines()), err
+
+
+@pytest.mark.parametrize("form", ["text", "github"])
+def test_papercuts_check_prints_an_archive_files_text_as_printable_text(data, capsys, form):
+    """papercuts check (the pull request's check) quotes a malformed line of a raw output in its problem:
+    a contributor's o.met row starting with terminal escape codes reached the terminal, or the CI log,
+    as they were (the path was printable; the message was not). Now as Python writes them."""
+    from papercuts.cli import main
+
+    problems, _ = run(LATIN, data)
+    assert problems.errors == []
+    met = data / "campaigns" / CAMPAIGN / "raw" / "o.met.latest"
+    lines = met.read_text().splitlines()
+    row = next(i for i, ln in enumerate(lines) if ln[:1].isdigit())
+    lines[row] = "\x1b]0;PWNED\x07\x1b[2Jgarbage " + lines[row]
+    met.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["check", "--data", str(data), "--format", form]) == 1
+    out, err = capsys.readouterr()
+    assert "'\\x1b]0;PWNED\\x07\\x1b[2Jgarbage" in out + err, out + err
+    assert not any(c in out + err for c in "\x1b\x07"), out + err
