@@ -26,6 +26,7 @@ HOSTILE = [
 UNIT = 'queries\\"/s'  # a unit lands in axis titles
 CPU = "<script>alert(4)</script> CPU"
 TITLE = "<b onmouseover=alert(5)>campaign</b> {{< chart id=\"y\" />}}"
+PROTO_SERVER = "constructor"  # every JavaScript object has one: a lookup keyed by server id found it
 # Shown in a heading on the server page ("Published summaries: <title>").
 SUMMARY_TITLE = "{{< youtube dQw4w9WgXcQ >}} ## fake heading [click](https://evil.example/)"
 
@@ -67,6 +68,19 @@ def hostile_site(tmp_path_factory):
         rows += csv_line("evil", "my8040_rel_o2nofp", "z11a_c32r128", name, 1, 900 + i)
         rows += csv_line("evil", "my8040_rel_o2nofp", "z11a_c32r128", name, 2, 1700 + i)  # a throughput line
     (camp / "results.csv").write_text(rows)
+    # A server whose id is a member every JavaScript object inherits (a valid id: ID_PATTERN)
+    with open(data / "servers.csv", "a") as f:
+        f.write(csv_line(PROTO_SERVER, "", "Test CPU", 1, 8, "off", 16, "", "", "",
+                         "smalldatum-2024-10-23-innodb-busy-wait"))
+    proto = data / "campaigns" / "2026-11-23-proto"
+    proto.mkdir()
+    (proto / "campaign.toml").write_text(
+        'title = "a server named constructor"\nsource = "smalldatum-2024-10-23-innodb-busy-wait"\n'
+        'contributor = "tests"\ndate = 2026-11-23\nsysbench = "1.1.0"\n')
+    (proto / "results.csv").write_text(
+        "server,build,config,microbenchmark,threads,qps\n"
+        + "".join(csv_line(PROTO_SERVER, build, "z11a_c32r128", "point-query", 1, qps)
+                  for build, qps in (("my8028_rel_o2nofp", 1000), ("my8040_rel_o2nofp", 900))))
     paths = Paths.make(data=data, build=root / "build", out=root / "public")
     build(paths)
     httpd = make_server(paths.public)
@@ -171,6 +185,26 @@ def test_the_explorer_keeps_hostile_names_and_parameters_as_text(hostile_site, p
     assert any(HOSTILE[0].startswith(label.rstrip("…")) for label in labels)
     assert dialogs == [] and errors == []
     assert page.locator("img[src='x']").count() == 0
+
+
+@pytest.mark.browser
+def test_the_explorer_draws_a_server_whose_id_an_object_inherits(hostile_site, page):
+    """The explorer kept each server's data in a plain object keyed by the server's id, a contributor's:
+    for a server 'constructor' (or 'toString', 'valueOf': valid ids) it found Object there and threw
+    'loadServer(...).then is not a function'; nothing was drawn, and picked from the list after another
+    server, that server's chart stayed under the new name. Were it the server of most campaigns (the
+    default), /explore/ would show nothing to anyone."""
+    _, server = hostile_site
+    dialogs, errors = watch(page)
+    page.goto(server + f"/explore/?server={PROTO_SERVER}")
+    page.wait_for_function("() => document.getElementById('explore-chart').dataset.rendered", timeout=20000)
+    assert page.locator("#explore-chart").get_attribute("data-rows") == "1"
+    page.goto(server + "/explore/?server=evil")
+    page.wait_for_function("() => document.getElementById('explore-chart').dataset.rendered", timeout=20000)
+    page.locator("select[name=server]").select_option(PROTO_SERVER)
+    page.wait_for_function("() => document.getElementById('explore-chart').dataset.rendered === '2'", timeout=20000)
+    assert f"on {PROTO_SERVER}," in page.locator("#explore-caption").inner_text()
+    assert dialogs == [] and errors == []
 
 
 def test_a_chart_whose_table_is_not_a_table_file_render_wrote_is_refused(tmp_path):

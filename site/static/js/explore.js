@@ -45,8 +45,11 @@
     downloadFileName: "papercuts-explore", scaleFactor: { png: 2, svg: 1 }
   };
 
-  var cache = {};        // server -> Promise of its data (with lookup maps)
-  var costCache = {};    // server -> Promise of its cost data
+  // server -> Promise of its data (with lookup maps), of its cost data. Maps, not objects: a server's
+  // id is a contributor's, and "constructor" or "toString" (valid ids) found an object's inherited
+  // member there (loadServer(...).then is not a function: nothing drawn, no word why).
+  var cache = new Map();
+  var costCache = new Map();
   var drawing = 0;
   var csvUrl = null;
   var view = null;
@@ -134,11 +137,11 @@
   }
 
   function loadServer(id) {
-    if (!cache[id]) {
+    if (!cache.has(id)) {
       var opt = serverOption(id);
-      cache[id] = fetchJSON(opt.dataset.url).then(prepare);
+      cache.set(id, fetchJSON(opt.dataset.url).then(prepare));
     }
-    return cache[id];
+    return cache.get(id);
   }
 
   function loadCosts(id) {
@@ -146,8 +149,8 @@
     if (!opt.dataset.costsUrl) {
       return Promise.resolve(null);
     }
-    if (!costCache[id]) {
-      costCache[id] = fetchJSON(opt.dataset.costsUrl).then(function (c) {
+    if (!costCache.has(id)) {
+      costCache.set(id, fetchJSON(opt.dataset.costsUrl).then(function (c) {
         c.at = new Map();
         for (var i = 0; i < c.value.length; i++) {
           var v = c.value[i] === "inf" ? Infinity : c.value[i];
@@ -155,9 +158,9 @@
           c.at.set(c.metric[i] + "|" + key(c.campaign[i], c.threads[i], c.test[i], c.variant[i]), i);
         }
         return c;
-      });
+      }));
     }
-    return costCache[id];
+    return costCache.get(id);
   }
 
   /* ---------- state <-> URL ---------- */
