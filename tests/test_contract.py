@@ -175,6 +175,28 @@ def test_github_annotations_escape_every_field():
                     "line=3,col=1::bad%0Avalue 100%25 (fix it)")
 
 
+def test_a_problems_text_reaches_a_terminal_and_a_ci_log_as_printable_text(capsys, monkeypatch):
+    """A message quotes a contributed file's text (a row of o.met, a name): terminal escape codes in
+    it (ESC ]0; sets the window's title, ESC [2J clears the screen) are written as Python writes
+    them, in the line papercuts check prints, in its GitHub annotation and in the CLI's error."""
+    from papercuts import cli
+    from papercuts.problems import Problem, UserError
+    hostile = "'\x1b]0;PWN\x07\x1b[2Jgarbage' is not a number"
+    p = Problem("raw/o.met", 4, 1, "error", hostile, "fix \x1b[31mit")
+    assert p.render() == "raw/o.met:4:1: error: '\\x1b]0;PWN\\x07\\x1b[2Jgarbage' is not a number (fix \\x1b[31mit)"
+    assert "\x1b" not in p.github() and "\\x1b]0;PWN\\x07" in p.github()
+
+    def fail(args):
+        raise UserError("import of x\x1b[2J failed\nsecond line", [p])
+    args = cli.parser().parse_args(["check"])
+    args.func = fail  # the command, failing with a name that quotes escape codes
+    monkeypatch.setattr(cli, "parser", lambda: type("P", (), {"parse_args": lambda self, argv: args})())
+    assert cli.main([]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert err.splitlines() == [p.render(), "papercuts: error: import of x\\x1b[2J failed", "second line"]
+
+
 def test_known_regressions_are_checked_at_their_line(tmp_path):
     from datadir import write_data
     from papercuts.build import validate

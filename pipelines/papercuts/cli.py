@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .calibrate import cli as calibrate_cli
 from .paths import Paths
-from .problems import UserError
+from .problems import UserError, printable
 
 
 def _paths(args) -> Paths:
@@ -160,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 130
             for p in e.problems:
                 print(p.render(), file=sys.stderr)
-            print(f"papercuts: error: {e}", file=sys.stderr)
+            # its own lines kept (Hugo's errors), each printable: it may quote a file's name or text
+            print("papercuts: error: " + "\n".join(map(printable, str(e).split("\n"))), file=sys.stderr)
             return 1
         except KeyboardInterrupt:
             return 130

@@ -18,7 +18,7 @@ import re
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .contract import MAX_CAMPAIGN_FILES, MAX_FILE_BYTES, MAX_THREADS, dbms_name
@@ -36,7 +36,7 @@ from .parsers.mytools import (
     table_rows,
 )
 from .paths import Paths
-from .problems import Problem, Problems, UserError, printable
+from .problems import Problems, UserError, printable
 from .validate.archive import (
     _without_sections,
     folder_problem,
@@ -292,15 +292,9 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
     try:
         problems = _import_mytools(src, data, server, campaign, source, threads, title, engine, notes, config,
                                    lambda line: say(printable(line)))
-    except UserError as e:
-        raise UserError(printable(str(e)), _printable(e.problems)) from e
-    shown = Problems()
-    shown.items = _printable(problems.items)
-    return shown
-
-
-def _printable(problems: list[Problem]) -> list[Problem]:
-    return [replace(p, message=printable(p.message), hint=printable(p.hint)) for p in problems]
+    except UserError as e:  # its problems are printable as they are printed (Problem.render)
+        raise UserError(printable(str(e)), e.problems) from e
+    return problems
 
 
 def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: str | None,

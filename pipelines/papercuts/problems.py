@@ -14,14 +14,17 @@ class Problem:
     hint: str = ""
 
     def render(self) -> str:
+        """One line; a file's text that a message quotes (a contributed row, a name) is printable
+        here, so escape codes in it never reach a terminal or a CI log."""
         where = f"{printable(self.path)}:{self.line}:{self.column}"
-        text = f"{where}: {self.severity}: {self.message}"
-        return f"{text} ({self.hint})" if self.hint else text
+        text = f"{where}: {self.severity}: {printable(self.message)}"
+        return f"{text} ({printable(self.hint)})" if self.hint else text
 
     def github(self) -> str:
         """A GitHub Actions workflow command; every field escaped so a file name cannot end it."""
         level = "error" if self.severity == "error" else "warning"
-        msg = _escape_data(self.message + (f" ({self.hint})" if self.hint else ""))
+        msg = self.message + (f" ({self.hint})" if self.hint else "")
+        msg = _escape_data("\n".join(map(printable, msg.split("\n"))))  # its lines as %0A, as GitHub shows them
         return f"::{level} file={_escape_property(self.path)},line={self.line},col={self.column}::{msg}"
 
 

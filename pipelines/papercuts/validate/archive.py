@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..parsers.errors import Gap, ParseError, read
@@ -40,7 +40,7 @@ from ..parsers.mytools import (
     table_rows,
 )
 from ..paths import Paths
-from ..problems import Problem, Problems, printable
+from ..problems import Problems
 
 _QPS = re.compile(r"qps\.(?P<kind>abs|rel)\.(?P<tag>.+?)\.(?P<ext>csv|tsv|tsv\.edit)")
 _MET = re.compile(r"o\.met(?:\.(?P<tag>.+))?|met\.(?P<tag2>.+)\.txt")
@@ -50,14 +50,6 @@ COSTS = {"cpu/o": "cpu_per_op", "cs/o": "cs_per_op", "r/o": "r_per_op", "rKB/o":
          "wKB/o": "wkb_per_op"}
 HINT_THREADS = ("add threads = <N> to campaign.toml (papercuts import mytools --threads N), "
                 "or keep the table in a dop<N>/ folder")
-
-
-def parser_problem(e: ParseError) -> Problem:
-    """A parser's problem as papercuts check prints it. It quotes the file's text (a token, a name:
-    "'garbage 0.000097' is not a number"), a contributor's, which may hold terminal escape codes
-    (ESC ]0; sets a terminal's title, ESC [2J clears it) or other controls: those are written as
-    Python writes them (\\x1b), as the problem's path is (problems.printable)."""
-    return replace(e.problem, message=printable(e.problem.message), hint=printable(e.problem.hint))
 
 
 @dataclass(frozen=True)
@@ -161,7 +153,7 @@ class _Archive:
         try:
             parsed = read(path, parse, self.paths.rel(path))
         except ParseError as e:
-            self.problems.items.append(parser_problem(e))
+            self.problems.items.append(e.problem)
             return None
         if isinstance(parsed, Gap):
             self.problems.warning(parsed.path, 1, 1, f"{parsed.reason} summary file", "remove it or regenerate it")
@@ -218,7 +210,7 @@ class _Archive:
         if tsv_text and not names_variants(tsv_text):
             rows = table_rows(csv.read_bytes().decode("utf-8", "replace") if csv else tsv_text)
             if cut := cut_header(tsv_text, self.paths.rel(tsv), rows):
-                self.problems.items.append(parser_problem(cut))
+                self.problems.items.append(cut.problem)
                 return None
             self.problems.warning(self.paths.rel(tsv), 1, 1, "its columns do not name x.<build>.<config> "
                                   "variants: kept as evidence, not read as results",

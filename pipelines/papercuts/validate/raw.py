@@ -29,7 +29,7 @@ from ..parsers.mytools import SbMet, parse_build_name, parse_sb_met, parse_test_
 from ..paths import Paths
 from ..problems import Problems
 from . import raw_samples
-from .archive import load_archive, parser_problem
+from .archive import load_archive
 from .tomlfile import value_at
 
 # Tables filled from rows that hold every column under its name (evidence: every campaign file).
@@ -299,7 +299,7 @@ class _Context:
         try:
             parsed = read(path, lambda text, shown: parse(text, shown, self.meta), self.paths.rel(path))
         except ParseError as e:
-            self.problems.items.append(parser_problem(e))
+            self.problems.items.append(e.problem)
             return None
         self._file(self.paths.published(path), label, parsed.reason if isinstance(parsed, Gap) else "parsed")
         return parsed
