@@ -170,6 +170,19 @@ def test_stale_parameters_fall_back_to_a_stated_default_and_never_a_blank_page(p
 
 
 @pytest.mark.browser
+def test_a_cost_asked_of_a_server_without_costs_is_named_in_the_note(page, server, site):
+    """The note named the metric selected before the view changed: "No rQPS (QPS / base QPS) on
+    percona-2014; showing rQPS." for ?metric=cpu_per_op (helper-56's review)."""
+    costed = {s for (s,) in db(site).execute("SELECT DISTINCT server FROM op_costs").fetchall()}
+    bare = sorted({s for (s,) in db(site).execute("SELECT DISTINCT server FROM rqps").fetchall()} - costed)[0]
+    open_explorer(page, f"{server}/explore/?server={bare}&metric=cpu_per_op")
+    label = page.locator("select[name=metric] option[value=cpu_per_op]").inner_text()
+    assert label.startswith("cpu/o")
+    assert f"No {label} on {bare}; showing rQPS." in page.locator("#explore-notes").inner_text()
+    assert page.locator("select[name=metric]").input_value() == "rqps" and query(page).get("metric", "rqps") == "rqps"
+
+
+@pytest.mark.browser
 def test_published_ratios_are_explorable_against_their_own_base_only(page, server, site):
     open_explorer(page, f"{server}/explore/?server=ax162-s&campaign={PUBLISHED}&metric=qps&threads=1")
     assert "published ratios only" in page.locator("#explore-notes").inner_text()

@@ -451,9 +451,15 @@
     return s.metric === "rqps" ? "rqps" : "ratio";
   }
 
+  // The menu's option of the metric s names: not the one selected, which is the last view's until
+  // showControls (a server without costs said "No rQPS ... ; showing rQPS" of a cost asked for).
+  function metricOption(s) {
+    return Array.prototype.find.call(form.elements.metric.options, function (o) { return o.value === s.metric; });
+  }
+
   // A cost ratio above 1 is a loss (more CPU per query), except where more is better (IPC).
   function lowerIsBetter(s) {
-    var opt = form.elements.metric.selectedOptions[0];
+    var opt = metricOption(s);
     return s.metric !== "rqps" && s.metric !== "qps" && !!opt && opt.dataset.lowerIsBetter === "true";
   }
 
@@ -461,7 +467,7 @@
     if (s.metric === "qps") {
       return "absolute throughput";  // not QPS: each microbenchmark's own unit
     }
-    var opt = form.elements.metric.selectedOptions[0];
+    var opt = metricOption(s);
     return opt ? opt.textContent : s.metric;
   }
 
