@@ -175,17 +175,18 @@ def test_an_embed_page_escapes_every_value_and_links_only_http_sources():
 
 
 def test_a_chart_of_one_campaign_or_calibration_is_dated_by_it_not_by_its_page(site):
-    """A ladder page's chart draws one campaign, a server page's calibration chart one calibration:
-    their embed pages and images said the date of the page's newest data (the pn53 ladder chart of
-    the 2025-12-17 gtid campaign: "Data as of 2026-04-03", its server's newest). Each now says its
-    own campaign's or calibration's date, read here from the database."""
+    """A ladder page's chart draws one campaign, a server page's calibration chart one calibration
+    and its heatmaps (shown from their campaigns' pages) one campaign each: their embed pages and
+    images said the date of the page's newest data (the pn53 ladder chart of the 2025-12-17 gtid
+    campaign: "Data as of 2026-04-03", its server's newest). Each now says its own campaign's or
+    calibration's date, read here from the database."""
     con = duckdb.connect(str(site.db), read_only=True)
     try:
         dated = {c: str(d) for c, d in con.execute("SELECT id, date FROM campaigns UNION ALL "
                                                    "SELECT id, date FROM calibrations").fetchall()}
         servers = [i for (i,) in con.execute("SELECT id FROM servers").fetchall()]
         checked, before_its_page = 0, set()
-        for section, prefix in (("ladders", "ladder-"), ("servers", "calibration-")):
+        for section, prefix in (("ladders", "ladder-"), ("servers", "calibration-"), ("servers", "heatmap-")):
             for embed in sorted((site.public / "embed" / section).glob(f"*/{prefix}*/index.html")):
                 if "@" in embed.parent.name:
                     continue  # a pin

@@ -28,10 +28,9 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
                            for d in meta["charts"]]}
     (folder / "index.md").write_text(page(meta, body))
     embeds = {d["id"]: embed_meta(url, meta, d) for d in meta.get("charts") or []}
-    dates = {c.id: c.as_of or as_of for c in charts}  # a chart of named data: its date, not its page's
     written: dict[str, str] = {}
-    for c in charts:  # its images cite what its embed page cites
-        write_json(folder / f"{c.id}.vl.json", credited(c.spec, url, dates[c.id], embeds[c.id]["source_line"]))
+    for c in charts:  # its images cite what its embed page cites; dated by its data when it names it
+        write_json(folder / f"{c.id}.vl.json", credited(c.spec, url, c.as_of or as_of, embeds[c.id]["source_line"]))
         (folder / f"{c.id}.{TABLE_SUFFIX}").write_text(html(shown(c.table)))
         name = f"{c.data or c.id}.csv"  # a file charts share is written once
         if name not in written:
@@ -43,7 +42,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
         embed = embed_file(root, url, d["id"])
         embed.parent.mkdir(parents=True, exist_ok=True)
         with open(embed, "x") as f:  # never over another chart's
-            f.write(embed_html(embeds[d["id"]], dates.get(d["id"], as_of)))
+            f.write(embed_html(embeds[d["id"]], d.get("as_of") or as_of))  # a chart shown from another page too
 
 
 def _images(url: str, chart_id: str) -> dict:

@@ -53,7 +53,7 @@ class Chart:
                 "spec": f"{self.id}.vl.json", "table": f"{self.id}.{TABLE_SUFFIX}",
                 "csv": f"{self.data or self.id}.csv", "rows": self.rows, "explore": self.explore,
                 **({"table_cut": cut} if (cut := tables.cut(self.table)) else {}),
-                **({"source": self.source} if self.source else {})}
+                **({"source": self.source} if self.source else {}), **({"as_of": self.as_of} if self.as_of else {})}
 
 
 def make_charts(con: duckdb.DuckDBPyConnection, defs: list[dict], where: str) -> list[Chart]:
