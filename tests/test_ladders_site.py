@@ -392,3 +392,16 @@ def test_a_ladder_charts_title_says_its_thread_count(site):
         html = (site.public / "ladders" / f"{server}-{dbms}-{threads}" / "index.html").read_text()
         want = f"{title} ({family}, {threads} thread{'' if threads == 1 else 's'})"
         assert f"<figcaption><strong>{want}" in html.replace("&#39;", "'").replace("&amp;", "&"), (ladder, want)
+
+
+def test_on_a_phone_a_ladder_pages_first_chart_is_reached_within_a_screen_and_a_half(page, server):
+    """The method (how change points are found, which builds a ladder keeps) was 24 lines of text at
+    390 px above the first chart; it is folded in a <details> under a short lead, and unfolds."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server + LADDER)
+    first = page.locator("section.ladder").first.locator("figure.chart").bounding_box()
+    assert first["y"] < 1.5 * 844, first
+    method = page.locator("details.method")
+    assert not method.get_attribute("open") and not method.locator("p").is_visible()
+    method.locator("summary").click()
+    assert "Bonferroni-corrected" in method.locator("p").inner_text()
