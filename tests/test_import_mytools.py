@@ -548,3 +548,18 @@ def test_papercuts_check_prints_an_archive_files_text_as_printable_text(data, ca
     out, err = capsys.readouterr()
     assert "'\\x1b]0;PWNED\\x07\\x1b[2Jgarbage" in out + err, out + err
     assert not any(c in out + err for c in "\x1b\x07"), out + err
+
+
+@pytest.mark.parametrize("campaign", ["2025-13-17-box", "2024-02-30-box"])
+def test_a_campaign_id_that_is_no_calendar_date_is_refused_at_its_flag(data, capsys, campaign):
+    """It passed the flag's pattern, the archive was copied and checked, and papercuts check's refusal
+    said to rename a folder the import had just removed."""
+    from papercuts.cli import main
+
+    before = digest(data)
+    assert main(["import", "mytools", str(LATIN), "--data", str(data), "--server", "c8r32",
+                 "--campaign", campaign]) == 1
+    out, err = capsys.readouterr()
+    assert err == (f"papercuts: error: --campaign '{campaign}' starts with {campaign[:10]}, not a calendar date; "
+                   "begin it with the date the archive was run or published, YYYY-MM-DD\n")
+    assert "thread(s)" not in out and digest(data) == before

@@ -45,6 +45,7 @@ from .validate.archive import (
     thread_count,
 )
 from .validate.csvfile import decode
+from .validate.fields import is_date
 from .validate.load import CAMPAIGN_DIR
 
 ENGINES = {"mysql": "innodb", "mariadb": "innodb", "percona": "innodb", "postgres": "postgres"}
@@ -309,6 +310,9 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
     m = CAMPAIGN_DIR.fullmatch(campaign)
     if not m:
         raise UserError(f"--campaign '{campaign}' is not YYYY-MM-DD-name (lower-case letters, digits, '_', '-')")
+    if not is_date(m.group(1)):  # else the archive is copied and papercuts check refuses the folder's name
+        raise UserError(f"--campaign '{campaign}' starts with {m.group(1)}, not a calendar date; "
+                        "begin it with the date the archive was run or published, YYYY-MM-DD")
     catalogs = {name: _read_csv(data / f"{name}.csv")
                 for name in ("sources", "servers", "builds", "configs", "microbenchmarks")}
     server_id = resolve_server(catalogs["servers"], server)
