@@ -563,3 +563,46 @@ def test_a_campaign_id_that_is_no_calendar_date_is_refused_at_its_flag(data, cap
     assert err == (f"papercuts: error: --campaign '{campaign}' starts with {campaign[:10]}, not a calendar date; "
                    "begin it with the date the archive was run or published, YYYY-MM-DD\n")
     assert "thread(s)" not in out and digest(data) == before
+
+
+def test_a_folder_named_for_another_server_is_refused_and_nothing_is_written(data, tmp_path, capsys):
+    """mytools archives name the machine in folder names (dec25.sb.gtid/pn53, oct25.sb.ma.hetz48).
+    The whole of dec25.sb.gtid (folders hetz, pn53, socket2) imported with --server pn53 put the
+    hetz and socket2 results on pn53, and its pn53 folder imported with --server dell32 put pn53's
+    on dell32: both were accepted without a word."""
+    from papercuts.cli import main
+
+    with open(data / "servers.csv", "a") as f:
+        f.write("hetz48,hetz,,,src\n")
+    archive = tmp_path / "dec25.sb.gtid"
+    for server in ("c8r32", "hetz"):  # two servers' folders, as in the archive
+        shutil.copytree(LATIN, archive / server)
+    before = digest(data)
+
+    def refused(src: Path, server: str) -> str:
+        assert main(["import", "mytools", str(src), "--data", str(data), "--server", server,
+                     "--campaign", CAMPAIGN]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and digest(data) == before
+        return err
+
+    shown = Paths.make().rel
+    assert refused(archive, "box") == (
+        f"papercuts: error: {shown(archive / 'hetz')}: a folder named for server 'hetz' (an alias of hetz48 in "
+        "servers.csv) inside the archive folder imported for box (--server box); SRC is one server's folder: "
+        f"import each server's folder as a campaign of its own, e.g. {shown(archive / 'hetz')} with --server "
+        "hetz48; nothing was changed\n")
+    assert refused(archive / "hetz", "box") == (
+        f"papercuts: error: {shown(archive / 'hetz')}: the folder is named for server 'hetz' (an alias of hetz48 "
+        "in servers.csv), not for box (--server box); pass --server hetz48 if the archive ran there, or, if it "
+        "ran on box, copy it under a name that does not name another server; nothing was changed\n")
+    named = tmp_path / "apr26.pn53.sb.ma.latin"  # the archive's own name; its dop1/ folder is named with it
+    shutil.copytree(LATIN, named / "dop1")
+    with open(data / "servers.csv", "a") as f:
+        f.write("pn53,,,,src\n")
+    before = digest(data)
+    assert "folder is named for server 'pn53', not for box" in refused(named / "dop1", "box")
+    problems, _ = run(named / "dop1", data, server="pn53")  # the server it names
+    assert problems.errors == []
+    problems, _ = run(archive / "c8r32", data, campaign="2026-04-03-box-c8r32")  # 'c8r32' is box's alias
+    assert problems.errors == []

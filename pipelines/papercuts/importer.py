@@ -104,6 +104,52 @@ def resolve_server(servers: list[dict], name: str) -> str:
                     "(with the archive's name for it in aliases) and pass --server ID")
 
 
+def _server_names(servers: list[dict]) -> dict[str, str]:
+    """Every id and alias of servers.csv, and the server it names."""
+    names = {}
+    for row in servers:
+        for name in (row["id"], *(row.get("aliases") or "").split(";")):
+            if name:
+                names[name] = row["id"]
+    return names
+
+
+def _check_folder_names(src: Path, servers: list[dict], server_id: str, given: str) -> None:
+    """Refuse SRC when its name, or a folder inside it, names another server of servers.csv.
+
+    mytools archives name their machine in folder names (dec25.sb.gtid/pn53, oct25.sb.ma.hetz48,
+    a '.'-separated part), never in a file: a folder named for another server is the wrong --server
+    or a folder of several servers' runs, whose results would all be put on this one. (Config names
+    such as z12a_c32r128 are no evidence: the same my.cnf was used on other machines.)"""
+    names = _server_names(servers)
+
+    def named(name: str) -> list[tuple[str, str]]:
+        return [(part, names[part]) for part in name.split(".") if part in names]
+
+    # A server's or a thread count's subfolder (dec25.sb.gtid/pn53, mar25.sb.in.c48/dop8) is named
+    # with its archive's folder too.
+    own = [(src, *n) for n in named(src.name)]
+    if "." not in src.name:
+        own += [(src.parent, *n) for n in named(src.parent.name)]
+    if own and server_id not in {s for _, _, s in own}:
+        folder, part, other = own[0]
+        alias = f" (an alias of {other} in servers.csv)" if part != other else ""
+        raise UserError(f"{_shown(folder)}: the folder is named for server '{part}'{alias}, not for {server_id} "
+                        f"(--server {given}); pass --server {other} if the archive ran there, or, if it ran on "
+                        f"{server_id}, copy it under a name that does not name another server; nothing was changed")
+    for folder in sorted(p for p in src.rglob("*") if p.is_dir()):
+        rel = folder.relative_to(src)
+        if any(part.startswith((".", "x.")) for part in rel.parts):
+            continue  # hidden (not copied), or a run folder x.<build>.<config>.pk<N> (names a build)
+        for part, other in named(folder.name):
+            if other != server_id:
+                alias = f" (an alias of {other} in servers.csv)" if part != other else ""
+                raise UserError(f"{_shown(folder)}: a folder named for server '{part}'{alias} inside the archive "
+                                f"folder imported for {server_id} (--server {given}); SRC is one server's folder: "
+                                f"import each server's folder as a campaign of its own, e.g. {_shown(folder)} "
+                                f"with --server {other}; nothing was changed")
+
+
 def scan(raw: Path, meta: dict, say=print, src: Path | None = None) -> Found:
     """Parse the copied tables once to learn what they name (the build parses them again). A file's
     problem names it in src, the folder the user gave, when given: the copy is gone by then."""
@@ -316,6 +362,7 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
     catalogs = {name: _read_csv(data / f"{name}.csv")
                 for name in ("sources", "servers", "builds", "configs", "microbenchmarks")}
     server_id = resolve_server(catalogs["servers"], server)
+    _check_folder_names(src, catalogs["servers"], server_id, server)
     if source is not None and source not in _ids(catalogs["sources"]):
         raise UserError(f"unknown source '{source}'; add a row to {data / 'sources.csv'} naming where the "
                         "archive comes from (title, author, url), or leave --source out to add a stub")
