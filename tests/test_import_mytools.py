@@ -132,6 +132,34 @@ def test_overlapping_tables_merge_when_they_agree_and_are_refused_where_they_dif
     assert [(Path(p.path).name, p.line) for p in errors] == [("qps.abs.sub.csv", 5)]
     assert "overlapping tables must agree" in errors[0].hint
     assert digest(data) == before  # nothing half-written
+    # Each file is named in the folder given, where it can be opened: the campaign's copy is gone
+    # (it named data/campaigns/<campaign>/raw/qps.abs.sub.csv:5, which no longer existed).
+    shown = Paths.make().rel
+    assert errors[0].path == shown(src / "qps.abs.sub.csv") and f" at {shown(src / 'qps.abs.latest.csv')}:5" in \
+        errors[0].message, errors[0]
+    assert "files named in" in str(e.value) and not (data / "campaigns" / CAMPAIGN).exists()
+
+
+def test_errors_the_data_folder_had_before_are_said_to_be_its_own(tmp_path):
+    """A new data folder with a mistake of its own in servers.csv: the import blamed the campaign
+    ('the imported campaign does not pass papercuts check') and left an empty campaigns/ behind."""
+    data = write_data(tmp_path / "data", {"campaigns/2026-01-02-test/campaign.toml": None,
+                                          "campaigns/2026-01-02-test/results.csv": None})
+    for name in ("sources.csv", "microbenchmarks.csv"):
+        shutil.copy(PROJECT / "data" / name, data / name)
+    with open(data / "sources.csv", "a") as f:
+        f.write("src,A test source,Tester,2026-01-02,,,\n")
+    with open(data / "servers.csv", "a") as f:
+        f.write("box9,,,zero,src\n")  # cores: not a number
+    before = digest(data)
+    with pytest.raises(UserError) as e:
+        run(LATIN, data)
+    shown = Paths.make().rel
+    assert str(e.value) == (f"{shown(data)} has 1 error(s) of its own, not from this import (above; papercuts check "
+                            f"--data {shown(data)} lists them): fix them and import again; nothing was changed")
+    assert [(Path(p.path).name, p.line, p.column) for p in e.value.problems if p.severity == "error"] == [
+        ("servers.csv", 3, 8)]
+    assert digest(data) == before and not (data / "campaigns").exists()
 
 
 def test_reimporting_the_same_folder_changes_nothing(data):
@@ -344,8 +372,9 @@ def test_a_failed_import_says_nothing_was_added_and_no_location_spans_two_lines(
                  "--campaign", CAMPAIGN]) == 1
     out, err = capsys.readouterr()
     assert "added to" not in out and "nothing was changed" in err
-    assert f"campaigns/{CAMPAIGN}/raw/bad\\nname.txt:1:1: error: name 'bad\\nname.txt' is not allowed" in err, err
-    assert all(line.startswith(("papercuts:", "data/", str(data))) or ": warning: " in line
+    # named where the file is: the campaign's copy is gone again
+    assert f"{src}/bad\\nname.txt:1:1: error: name 'bad\\nname.txt' is not allowed" in err, err
+    assert all(line.startswith(("papercuts:", "data/", str(data), str(src))) or ": warning: " in line
                for line in err.splitlines()), err
     problems, said = run(LATIN, data)
     assert problems.errors == [] and "added to builds.csv: ma100230_rel_withdbg" in said

@@ -18,7 +18,7 @@ import re
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .contract import MAX_CAMPAIGN_FILES, MAX_FILE_BYTES, MAX_THREADS, dbms_name
@@ -413,7 +413,7 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
                                      "notes": f"Added by papercuts import mytools for {campaign}: name the author, "
                                               "date and URL of the archive"}]
         (Path(tmp) / "campaign.toml").write_text(toml, encoding="utf-8")
-        problems = _write_and_check(Path(tmp), target, data, additions, say)
+        problems = _write_and_check(Path(tmp), target, data, additions, say, src)
     say(f"imported {len(copied)} file(s) into {_shown(target)}")
     return problems
 
@@ -463,11 +463,13 @@ def _unchanged(target: Path, raw: Path, toml: str, data: Path, say) -> Problems:
     raise UserError(f"{target} exists with other content; remove it or choose another --campaign")
 
 
-def _write_and_check(staged: Path, target: Path, data: Path, additions: dict[str, list[dict]], say) -> Problems:
+def _write_and_check(staged: Path, target: Path, data: Path, additions: dict[str, list[dict]], say,
+                     src: Path) -> Problems:
     """Move the staged campaign in, add the catalog rows, check; put everything back on failure."""
     from .build import validate
 
     backups = {name: (data / f"{name}.csv").read_bytes() for name in additions}
+    made_campaigns = not target.parent.exists()
     try:
         for name, rows in additions.items():
             _append(data / f"{name}.csv", rows)
@@ -475,23 +477,43 @@ def _write_and_check(staged: Path, target: Path, data: Path, additions: dict[str
         shutil.move(str(staged), str(target))
         staged.mkdir()  # TemporaryDirectory removes it on exit
         _, problems = validate(Paths.make(data=str(data)))
-        if problems.errors:
-            raise _Failed(problems)
     except BaseException:
-        for name, content in backups.items():
-            (data / f"{name}.csv").write_bytes(content)
-        shutil.rmtree(target, ignore_errors=True)
+        _put_back(data, target, backups, made_campaigns)
         raise
+    if problems.errors:
+        _put_back(data, target, backups, made_campaigns)
+        raise _failed(problems, validate(Paths.make(data=str(data)))[1], data, target, src)
     for name, rows in additions.items():  # only now are they added: a failed check puts them back
         for r in rows:
             say(f"added to {name}.csv: {r.get('id') or r.get('name')}")
     return problems
 
 
-class _Failed(UserError):
-    def __init__(self, problems: Problems) -> None:
-        super().__init__("the imported campaign does not pass papercuts check; nothing was changed",
-                         problems.sorted())
+def _put_back(data: Path, target: Path, backups: dict[str, bytes], made_campaigns: bool) -> None:
+    for name, content in backups.items():
+        (data / f"{name}.csv").write_bytes(content)
+    shutil.rmtree(target, ignore_errors=True)
+    if made_campaigns:
+        shutil.rmtree(target.parent, ignore_errors=True)
+
+
+def _failed(problems: Problems, before: Problems, data: Path, target: Path, src: Path) -> UserError:
+    """The check's refusal, said of the files the user has: the campaign's copy is gone again, so
+    each of its files is named in SRC, where it can be opened and fixed; and errors the data folder
+    had before the import (the same again once it is put back) are said to be its own."""
+    own = set(before.errors)
+    if not [p for p in problems.errors if p not in own]:
+        return UserError(f"{_shown(data)} has {len(own)} error(s) of its own, not from this import (above; "
+                         f"papercuts check --data {_shown(data)} lists them): fix them and import again; "
+                         "nothing was changed", before.sorted())
+    copy, given = _shown(target / "raw") + "/", _shown(src) + "/"
+
+    def in_src(text: str) -> str:
+        return text.replace(copy, given)
+    shown = [replace(p, path=in_src(p.path), message=in_src(p.message), hint=in_src(p.hint))
+             if p not in own else p for p in problems.sorted()]
+    return UserError(f"the imported campaign does not pass papercuts check (above: the archive's files named "
+                     f"in {_shown(src)}); nothing was changed", shown)
 
 
 def _catalog_rows(found: Found, catalogs: dict[str, list[dict]], source: str, archive: str,
