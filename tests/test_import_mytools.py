@@ -172,8 +172,51 @@ def test_reimporting_the_same_folder_changes_nothing(data):
 
 def test_an_unknown_server_is_an_error_with_the_fix_and_nothing_is_written(data):
     before = digest(data)
-    with pytest.raises(UserError, match="unknown server 'pn53'.*--server"):
+    with pytest.raises(UserError, match="unknown server 'pn53'.*--server") as e:
         run(LATIN, data, server="pn53")
+    assert digest(data) == before
+    # the servers.csv of --data, not the project's data/servers.csv
+    assert f"(known: box); add it to {Paths.make().rel(data / 'servers.csv')} (with" in str(e.value)
+    (data / "servers.csv").write_text("id,aliases,cpu_model,cores,source\n")  # a new folder's: no row yet
+    with pytest.raises(UserError, match=r"unknown server 'pn53' \(it has no server yet\); add it to "):
+        run(LATIN, data, server="pn53")
+
+
+def test_every_microbenchmark_the_catalog_lacks_is_named_at_once(data):
+    """A new data folder's microbenchmarks.csv: the import named the first unknown test only, one
+    per try (29 tries for dec25.sb.gtid/pn53)."""
+    rows = (data / "microbenchmarks.csv").read_text().splitlines()
+    kept = [r for r in rows if not r.startswith(("scan,", "delete,", "insert,"))]
+    (data / "microbenchmarks.csv").write_text("\n".join(kept) + "\n")
+    before = digest(data)
+    with pytest.raises(UserError) as e:
+        run(LATIN, data)
+    assert str(e.value).startswith("3 microbenchmark(s) of 2026-04-03-pn53-mariadb-latin1/raw are not in "
+                                   "microbenchmarks.csv, nor an edition (.pre, .warm, .warmpre) of one that is: "
+                                   "delete, insert, scan; add a row for each first (Papercuts' own "
+                                   "data/microbenchmarks.csv"), str(e.value)
+    assert digest(data) == before
+
+
+def test_an_existing_campaign_is_refused_with_what_differs(data, tmp_path):
+    """It said "<folder> exists with other content; remove it or choose another --campaign" whether the
+    folder held another archive or the same one imported with another option (a --source left out)."""
+    run(LATIN, data)
+    before = digest(data)
+    shown = Paths.make().rel(data / "campaigns" / CAMPAIGN)
+    with pytest.raises(UserError) as e:
+        run(LATIN, data, title="Another title")
+    assert str(e.value).startswith(f"{shown} exists, imported from these files with other options: its "
+                                   "campaign.toml has title = \"MariaDB 10.2.30 to ")
+    assert str(e.value).endswith(" where this import writes title = \"Another title\": this import would change "
+                                 "it; choose another --campaign, or remove the folder to import it again; nothing "
+                                 "was changed")
+    other = tmp_path / "other"
+    shutil.copytree(LATIN, other)
+    (other / "qps.rel.latest.tsv.edit").unlink()
+    with pytest.raises(UserError, match=f"^{re.escape(shown)} exists, and its raw/ is not a copy of these archive "
+                                        "files .another archive's, or changed since.: this import would change it"):
+        run(other, data)
     assert digest(data) == before
 
 

@@ -95,12 +95,12 @@ def _ids(rows: list[dict], key: str = "id") -> set[str]:
     return {r[key] for r in rows}
 
 
-def resolve_server(servers: list[dict], name: str) -> str:
+def resolve_server(servers: list[dict], name: str, catalog: Path) -> str:
     for row in servers:
         if name == row["id"] or name in (row.get("aliases") or "").split(";"):
             return row["id"]
-    known = ", ".join(sorted(r["id"] for r in servers))
-    raise UserError(f"unknown server '{name}' (known: {known}); add it to data/servers.csv "
+    known = f"known: {', '.join(sorted(r['id'] for r in servers))}" if servers else "it has no server yet"
+    raise UserError(f"unknown server '{name}' ({known}); add it to {_shown(catalog)} "
                     "(with the archive's name for it in aliases) and pass --server ID")
 
 
@@ -361,7 +361,7 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
                         "begin it with the date the archive was run or published, YYYY-MM-DD")
     catalogs = {name: _read_csv(data / f"{name}.csv")
                 for name in ("sources", "servers", "builds", "configs", "microbenchmarks")}
-    server_id = resolve_server(catalogs["servers"], server)
+    server_id = resolve_server(catalogs["servers"], server, data / "servers.csv")
     _check_folder_names(src, catalogs["servers"], server_id, server)
     if source is not None and source not in _ids(catalogs["sources"]):
         raise UserError(f"unknown source '{source}'; add a row to {data / 'sources.csv'} naming where the "
@@ -460,7 +460,25 @@ def _unchanged(target: Path, raw: Path, toml: str, data: Path, say) -> Problems:
             and (target / "raw").is_dir() and _same_tree(raw, target / "raw"):
         say(f"{target}: already imported from these files; nothing changed")
         return validate(Paths.make(data=str(data)))[1]
-    raise UserError(f"{target} exists with other content; remove it or choose another --campaign")
+    raise UserError(f"{_shown(target)} exists, {_difference(target, raw, toml)}: this import would change it; "
+                    "choose another --campaign, or remove the folder to import it again; nothing was changed")
+
+
+def _difference(target: Path, raw: Path, toml: str) -> str:
+    """What makes an existing campaign folder other than this import would write it."""
+    kept = target / "raw"
+    if not kept.is_dir() or not _same_tree(raw, kept):
+        return "and its raw/ is not a copy of these archive files (another archive's, or changed since)"
+    path = target / "campaign.toml"
+    old = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+    new = toml.splitlines()
+    for key in dict.fromkeys(line.split(" = ", 1)[0] for line in old + new):
+        there = next((line for line in old if line.startswith(f"{key} = ")), None)
+        here = next((line for line in new if line.startswith(f"{key} = ")), None)
+        if there != here:
+            return (f"imported from these files with other options: its campaign.toml has "
+                    f"{there or f'no {key}'} where this import writes {here or f'no {key}'}")
+    return "and its campaign.toml is not the one this import writes"
 
 
 def _write_and_check(staged: Path, target: Path, data: Path, additions: dict[str, list[dict]], say,
@@ -540,11 +558,15 @@ def _catalog_rows(found: Found, catalogs: dict[str, list[dict]], source: str, ar
         out["configs"].append({"id": config, "notes": said,
                                "source": source})
     known = {r["name"]: r for r in catalogs["microbenchmarks"]}
+    unknown = [t for t in sorted(found.tests - set(known))
+               if t.partition(".")[0] not in known or t.partition(".")[2] not in EDITIONS]
+    if unknown:  # every one at once, not one per try
+        raise UserError(f"{len(unknown)} microbenchmark(s) of {archive} are not in microbenchmarks.csv, nor an "
+                        f"edition ({', '.join('.' + e for e in EDITIONS)}) of one that is: {', '.join(unknown)}; "
+                        "add a row for each first (Papercuts' own data/microbenchmarks.csv describes every "
+                        "mytools test, with its group and unit); nothing was changed")
     for test in sorted(found.tests - set(known)):
         base, _, edition = test.partition(".")
-        if base not in known or edition not in EDITIONS:
-            raise UserError(f"microbenchmark '{test}' in {archive} is not in microbenchmarks.csv and is not an "
-                            f"edition ({', '.join('.' + e for e in EDITIONS)}) of one that is; add it first")
         row = dict(known[base])
         row.update(name=test, description=f"{known[base]['description']} The .{edition} edition: {EDITIONS[edition]}.")
         out["microbenchmarks"].append(row)
