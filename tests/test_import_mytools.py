@@ -678,3 +678,18 @@ def test_a_folder_named_for_another_server_is_refused_and_nothing_is_written(dat
     assert problems.errors == []
     problems, _ = run(archive / "c8r32", data, campaign="2026-04-03-box-c8r32")  # 'c8r32' is box's alias
     assert problems.errors == []
+
+
+def test_a_folder_reached_through_a_link_is_named_as_given(data, tmp_path):
+    """The corpus is /tmp/fM/shared/corpus, a link to /work/shared/corpus: every line the import
+    printed named /work/shared/corpus/..., a path the user never typed."""
+    (tmp_path / "store").mkdir()
+    shutil.copytree(LATIN, tmp_path / "store" / "apr26.sb.latin")
+    (tmp_path / "arc").symlink_to(tmp_path / "store")
+    src = tmp_path / "arc" / "apr26.sb.latin"
+    problems, said = run(src, data)
+    assert problems.errors == []
+    shown = Paths.make().rel
+    assert f"{shown(src / 'qps.abs.latest.tsv')}: 1 thread(s), from {shown(src / 'o.met.latest')} line 27 " \
+           "(sb.met.point-query.pre.range100.pk1.dop1)" in said, said
+    assert not any("store" in s for s in said), said

@@ -14,6 +14,7 @@ import csv
 import filecmp
 import io
 import json
+import os
 import re
 import shutil
 import stat
@@ -350,7 +351,9 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
     if threads is not None and not 1 <= threads <= MAX_THREADS:  # else campaign.toml or the build would fail on it
         raise UserError(f"--threads {threads}: the thread count must be a whole number from 1 to {MAX_THREADS:_} "
                         "(the sysbench --threads of the run)")
-    src, data = src.resolve(), data.resolve()
+    # SRC as the user wrote it, made absolute but not resolved: a folder reached through a link
+    # (~/arc -> /mnt/backup/arc) is named in every message as they know it, not by the link's target.
+    src, data = Path(os.path.abspath(src)), data.resolve()
     if not src.is_dir():
         raise UserError(f"{src}: not a folder; SRC is one server's folder of a mytools archive")
     m = CAMPAIGN_DIR.fullmatch(campaign)
