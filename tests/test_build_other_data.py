@@ -62,3 +62,18 @@ def test_a_known_regression_links_its_investigation_only_where_the_site_has_it(d
     assert "bug 102037) (explained)" in html
     assert 'href="/investigations/innodb-myrocks-over-time/"' not in html
     assert '<a href="https://bugs.mysql.com/bug.php?id=102037">random-points range 1000 regresses' in html
+
+
+def test_the_help_says_which_data_and_site_folders_are_the_defaults():
+    """`--data` said "(default: data/)" and `--out` "(default: public/)": from a data repository of
+    one's own, that reads as ./data and ./public, but a build without them read this checkout's data/
+    and replaced this checkout's public/."""
+    from papercuts.cli import parser
+
+    commands = parser()._subparsers._group_actions[0].choices
+    for name, option, default in (("check", "--data", "data"), ("build", "--data", "data"),
+                                  ("import", "--data", "data"), ("export", "--data", "data"),
+                                  ("build", "--out", "public"), ("serve", "--out", "public")):
+        [action] = [a for a in commands[name]._actions if option in a.option_strings]
+        assert f"(default: this checkout's {default}/, {PROJECT / default}" in action.help, (name, option)
+    assert Paths.make().data == PROJECT / "data" and Paths.make().public == PROJECT / "public"

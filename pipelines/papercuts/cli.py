@@ -10,8 +10,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .calibrate import cli as calibrate_cli
-from .paths import Paths
+from .paths import PROJECT, Paths
 from .problems import UserError, printable
+
+# Where --data and --out go when not given: this checkout's folders, wherever papercuts is run from.
+DATA_DEFAULT = f"default: this checkout's data/, {PROJECT / 'data'}"
+OUT_DEFAULT = f"default: this checkout's public/, {PROJECT / 'public'}"
 
 
 def _paths(args) -> Paths:
@@ -99,19 +103,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--traceback", action="store_true", help="show Python tracebacks for errors")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="validate a data directory and print every problem")
-    c.add_argument("--data", help="data directory (default: data/)")
+    c.add_argument("--data", help=f"data directory ({DATA_DEFAULT})")
     c.add_argument("--format", choices=("text", "github"), default="text",
                    help="github prints GitHub Actions annotations")
     c.set_defaults(func=cmd_check)
     b = sub.add_parser("build", help="validate, load DuckDB, derive, render and run Hugo")
-    b.add_argument("--data", help="data directory (default: data/; content/'s investigations are built with "
-                                  "data/ only, not with another folder)")
-    b.add_argument("--out", help="publish directory (default: public/)")
+    b.add_argument("--data", help=f"data directory ({DATA_DEFAULT}; content/'s investigations are built "
+                                  "with that data/ only, not with another folder)")
+    b.add_argument("--out", help=f"publish directory ({OUT_DEFAULT})")
     b.add_argument("--no-images", action="store_true",
                    help="skip the SVG/PNG images of the charts (a quick look; the published site has them)")
     b.set_defaults(func=cmd_build)
     s = sub.add_parser("serve", help="serve the built site with the production headers")
-    s.add_argument("--out", help="publish directory (default: public/)")
+    s.add_argument("--out", help=f"publish directory ({OUT_DEFAULT})")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=1313)
     s.set_defaults(func=cmd_serve)
@@ -127,7 +131,7 @@ def parser() -> argparse.ArgumentParser:
     i = sub.add_parser("import", help="import a results archive as a campaign (its files kept byte for byte)")
     i.add_argument("kind", choices=("mytools",), help="the archive's format: mytools (Small Datum bench/arc/)")
     i.add_argument("src", metavar="SRC", help="one server's folder of the archive, or one of its dop<T>/ folders")
-    i.add_argument("--data", help="data directory (default: data/)")
+    i.add_argument("--data", help=f"data directory ({DATA_DEFAULT})")
     i.add_argument("--server", required=True, help="a server id or alias from servers.csv")
     i.add_argument("--campaign", required=True, help="the new campaign's id, YYYY-MM-DD-name")
     i.add_argument("--source", help="a source id from sources.csv (default: a stub row to fill in)")
@@ -140,7 +144,7 @@ def parser() -> argparse.ArgumentParser:
     e = sub.add_parser("export", help="write a derived table as CSV or Parquet for other tools")
     exports = sorted(p.stem for p in (Path(__file__).parent / "sql" / "exports").glob("*.sql"))  # export.TABLES
     e.add_argument("table", help=", ".join(exports))
-    e.add_argument("--data", help="data directory (default: data/)")
+    e.add_argument("--data", help=f"data directory ({DATA_DEFAULT})")
     e.add_argument("--out", required=True,
                    help="a .csv or .parquet file, or a folder ending in / for Parquet partitioned by server and DBMS")
     e.set_defaults(func=cmd_export)
