@@ -693,3 +693,23 @@ def test_a_folder_reached_through_a_link_is_named_as_given(data, tmp_path):
     assert f"{shown(src / 'qps.abs.latest.tsv')}: 1 thread(s), from {shown(src / 'o.met.latest')} line 27 " \
            "(sb.met.point-query.pre.range100.pk1.dop1)" in said, said
     assert not any("store" in s for s in said), said
+
+
+def test_a_flag_the_tables_contradict_or_do_not_need_is_refused_not_dropped(data):
+    """--threads 8 for an archive whose tables say 1 thread (o.met's dop1), or --config for tables
+    that name their configs, imported as if the flag had not been given, without a word: the user
+    believed the runs had 8 threads, the site said 1."""
+    before = digest(data)
+    with pytest.raises(UserError) as e:
+        run(LATIN, data, threads=8)
+    assert str(e.value) == (f"--threads 8: every table of {Paths.make().rel(LATIN)} says its own thread count (1; "
+                            "without --threads the import prints where each comes from): leave --threads out (it "
+                            "is for tables that do not say theirs); nothing was changed")
+    with pytest.raises(UserError) as e:
+        run(LATIN, data, config="z12a_c8r32")
+    assert str(e.value) == ("--config z12a_c8r32: the tables of 2026-04-03-pn53-mariadb-latin1/raw name the config of "
+                            "each result (z12a_c8r32, z12b_c8r32); leave --config out (it is for the o.met tables of "
+                            "sum_met_dop.sh, which name none); nothing was changed")
+    assert digest(data) == before
+    with pytest.raises(UserError, match="^--threads 1: every table of .* says its own thread count .1, 48;"):
+        run(SCALEUP, data, campaign="2025-10-02-box-scaleup", config="unknown-config", threads=1)

@@ -388,6 +388,10 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
         if found.unnamed_config and not config:
             raise UserError(f"{label}: its o.met tables (sum_met_dop.sh) name builds and thread counts but no "
                             "config; pass --config ID (a configs.csv id, added if new)")
+        if config and not found.unnamed_config:  # it would be dropped without a word
+            raise UserError(f"--config {config}: the tables of {label} name the config of each result "
+                            f"({', '.join(sorted(found.configs))}); leave --config out (it is for the o.met "
+                            "tables of sum_met_dop.sh, which name none); nothing was changed")
         for rel, t, where in found.threads:
             say(f"{printable(rel)}: {t} thread(s), from {printable(where)}")
         toml = _toml({
@@ -441,8 +445,13 @@ def _thread_counts(found: Found, src: Path, threads: int | None) -> int | None:
     if not found.threads and not found.missing_threads and not found.met_files:
         raise UserError(f"{src}: no qps.abs/qps.rel tables, o.met files or x.*/sb.o.* run outputs; SRC is one "
                         "server's folder of a mytools archive (or one of its dop<T>/ folders)")
-    if not found.missing_threads:
-        return None  # every table says its own: --threads is not needed and not written
+    if not found.missing_threads:  # every table says its own: --threads is not needed and not written
+        if threads is not None:  # ... nor taken over what the tables say
+            said = sorted({t for _, t, _ in found.threads} | found.block_threads)
+            raise UserError(f"--threads {threads}: every table of {_shown(src)} says its own thread count "
+                            f"({', '.join(map(str, said))}; without --threads the import prints where each comes "
+                            "from): leave --threads out (it is for tables that do not say theirs); nothing was changed")
+        return None
     hint = set(_NAME_THREADS.findall(src.name))
     if threads is not None:
         count, where = threads, "--threads"
