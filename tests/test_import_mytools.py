@@ -5,6 +5,7 @@ see each campaign's source row); every expected number is read from those files 
 """
 from __future__ import annotations
 
+import csv
 import re
 import shutil
 import tomllib
@@ -713,3 +714,16 @@ def test_a_flag_the_tables_contradict_or_do_not_need_is_refused_not_dropped(data
     assert digest(data) == before
     with pytest.raises(UserError, match="^--threads 1: every table of .* says its own thread count .1, 48;"):
         run(SCALEUP, data, campaign="2025-10-02-box-scaleup", config="unknown-config", threads=1)
+
+
+def test_the_source_stub_names_the_archive_as_the_campaign_does(data, tmp_path):
+    """Without --source, the stub row added to sources.csv (the campaign page's source) was titled
+    'mytools archive dop8' for mar25.sb.in.c48/dop8: the subfolder alone, no archive."""
+    src = tmp_path / "mar25.sb.in.c48" / "dop1"
+    shutil.copytree(LATIN, src)
+    problems, said = run(src, data)
+    assert problems.errors == [] and f"added to sources.csv: mytools-{CAMPAIGN}" in said
+    [row] = [r for r in csv.DictReader(open(data / "sources.csv")) if r["id"] == f"mytools-{CAMPAIGN}"]
+    assert row["title"] == "mytools archive mar25.sb.in.c48/dop1"
+    meta = tomllib.loads((data / "campaigns" / CAMPAIGN / "campaign.toml").read_text())
+    assert meta["contributor"].endswith("from the archive folder mar25.sb.in.c48/dop1")

@@ -416,7 +416,7 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
             found.given_config = config
         additions = _catalog_rows(found, catalogs, source_id, label, engine, copied)
         if source is None and source_id not in _ids(catalogs["sources"]):
-            additions["sources"] = [{"id": source_id, "title": f"mytools archive {src.name}", "author": "unknown",
+            additions["sources"] = [{"id": source_id, "title": f"mytools archive {label}", "author": "unknown",
                                      "notes": f"Added by papercuts import mytools for {campaign}: name the author, "
                                               "date and URL of the archive"}]
         (Path(tmp) / "campaign.toml").write_text(toml, encoding="utf-8")
