@@ -727,3 +727,17 @@ def test_the_source_stub_names_the_archive_as_the_campaign_does(data, tmp_path):
     assert row["title"] == "mytools archive mar25.sb.in.c48/dop1"
     meta = tomllib.loads((data / "campaigns" / CAMPAIGN / "campaign.toml").read_text())
     assert meta["contributor"].endswith("from the archive folder mar25.sb.in.c48/dop1")
+
+
+def test_a_flag_that_makes_campaign_toml_fail_the_check_is_named(data):
+    """--title with a zero-width space: the check's error named
+    data/campaigns/<campaign>/campaign.toml:1:9, a file the import had removed, written from a flag."""
+    before = digest(data)
+    with pytest.raises(UserError) as e:
+        run(LATIN, data, title="bad\u200btitle")
+    [p] = [p for p in e.value.problems if p.severity == "error"]
+    assert p.render() == ("campaign.toml (as this import writes it):1:9: error: title contains U+200B, a control, "
+                          "invisible, line-separator or bidirectional-override character (remove it; title is "
+                          "written from --title: give it again, fixed)")
+    assert str(e.value) == "the imported campaign does not pass papercuts check (above); nothing was changed"
+    assert digest(data) == before

@@ -37,7 +37,7 @@ from .parsers.mytools import (
     table_rows,
 )
 from .paths import Paths
-from .problems import Problems, UserError, printable
+from .problems import Problem, Problems, UserError, printable
 from .validate.archive import (
     _without_sections,
     folder_problem,
@@ -537,13 +537,28 @@ def _failed(problems: Problems, before: Problems, data: Path, target: Path, src:
                          f"papercuts check --data {_shown(data)} lists them): fix them and import again; "
                          "nothing was changed", before.sorted())
     copy, given = _shown(target / "raw") + "/", _shown(src) + "/"
+    toml = _shown(target / "campaign.toml")
 
     def in_src(text: str) -> str:
         return text.replace(copy, given)
-    shown = [replace(p, path=in_src(p.path), message=in_src(p.message), hint=in_src(p.hint))
-             if p not in own else p for p in problems.sorted()]
-    return UserError(f"the imported campaign does not pass papercuts check (above: the archive's files named "
-                     f"in {_shown(src)}); nothing was changed", shown)
+
+    def said(p: Problem) -> Problem:
+        if p in own:
+            return p
+        if p.path == toml:  # written from the flags: the flag is what to fix
+            key = p.message.split(" ", 1)[0]
+            flag = _FLAG_OF.get(key)
+            return replace(p, path="campaign.toml (as this import writes it)",
+                           hint=p.hint + (f"; {key} is written from {flag}: give it again, fixed" if flag else ""))
+        return replace(p, path=in_src(p.path), message=in_src(p.message), hint=in_src(p.hint))
+    shown = [said(p) for p in problems.sorted()]
+    where = f": the archive's files named in {_shown(src)}" if any(p.path.startswith(given) for p in shown) else ""
+    return UserError(f"the imported campaign does not pass papercuts check (above{where}); nothing was changed",
+                     shown)
+
+
+_FLAG_OF = {"title": "--title", "notes": "--notes, after the import's own sentence", "source": "--source",
+            "config": "--config"}
 
 
 def _catalog_rows(found: Found, catalogs: dict[str, list[dict]], source: str, archive: str,
