@@ -741,3 +741,20 @@ def test_a_flag_that_makes_campaign_toml_fail_the_check_is_named(data):
                           "written from --title: give it again, fixed)")
     assert str(e.value) == "the imported campaign does not pass papercuts check (above); nothing was changed"
     assert digest(data) == before
+
+
+def test_the_data_folder_or_a_folder_inside_it_is_no_archive(data):
+    """SRC = the data folder copied the data's own files (every campaign's raw/ too) into a new campaign
+    (a new folder said ".import-...: not copied (0 file(s))" about the import's own staging folder);
+    a campaign's raw/ made a second campaign of the same files."""
+    run(LATIN, data)
+    before = digest(data)
+    shown = Paths.make().rel
+    for src, where in ((data, "is the data folder"), (data.parent, "holds the data folder"),
+                       (data / "campaigns" / CAMPAIGN / "raw", "is inside the data folder")):
+        with pytest.raises(UserError) as e:
+            run(src, data, campaign="2026-04-03-box-again")
+        assert str(e.value) == (f"{shown(src)}: SRC {where} {shown(data)}; SRC is one server's folder of a mytools "
+                                "archive, kept outside the data folder (what is inside is imported already); nothing "
+                                "was changed")
+    assert digest(data) == before

@@ -356,6 +356,14 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
     src, data = Path(os.path.abspath(src)), data.resolve()
     if not src.is_dir():
         raise UserError(f"{src}: not a folder; SRC is one server's folder of a mytools archive")
+    real = src.resolve()
+    if data.is_relative_to(real) or real.is_relative_to(data):
+        # it copied the data folder's own files (its campaigns' raw/ too) into a campaign of it
+        where = ("is the data folder" if real == data else "holds the data folder" if data.is_relative_to(real)
+                 else "is inside the data folder")
+        raise UserError(f"{_shown(src)}: SRC {where} {_shown(data)}; SRC is one server's folder of a mytools "
+                        "archive, kept outside the data folder (what is inside is imported already); nothing "
+                        "was changed")
     m = CAMPAIGN_DIR.fullmatch(campaign)
     if not m:
         raise UserError(f"--campaign '{campaign}' is not YYYY-MM-DD-name (lower-case letters, digits, '_', '-')")
