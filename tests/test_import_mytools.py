@@ -219,6 +219,12 @@ def test_an_existing_campaign_is_refused_with_what_differs(data, tmp_path):
                                         "files .another archive's, or changed since.: this import would change it"):
         run(other, data)
     assert digest(data) == before
+    # a campaign that is not an import: results.csv of the data folder's own
+    (data / "campaigns" / "2026-01-02-mine").mkdir()
+    (data / "campaigns" / "2026-01-02-mine" / "results.csv").write_text("server\n")
+    with pytest.raises(UserError, match=r"2026-01-02-mine exists, a campaign of its own \(it has no raw/ folder: "
+                                        r"not an import\): this import would change it"):
+        run(LATIN, data, campaign="2026-01-02-mine")
 
 
 def test_a_thread_count_is_never_guessed(data, tmp_path):

@@ -487,7 +487,9 @@ def _unchanged(target: Path, raw: Path, toml: str, data: Path, say) -> Problems:
 def _difference(target: Path, raw: Path, toml: str) -> str:
     """What makes an existing campaign folder other than this import would write it."""
     kept = target / "raw"
-    if not kept.is_dir() or not _same_tree(raw, kept):
+    if not kept.is_dir():
+        return "a campaign of its own (it has no raw/ folder: not an import)"
+    if not _same_tree(raw, kept):
         return "and its raw/ is not a copy of these archive files (another archive's, or changed since)"
     path = target / "campaign.toml"
     old = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
