@@ -764,3 +764,30 @@ def test_the_data_folder_or_a_folder_inside_it_is_no_archive(data):
                                 "archive, kept outside the data folder (what is inside is imported already); nothing "
                                 "was changed")
     assert digest(data) == before
+
+
+def test_an_import_prints_its_own_campaigns_warnings_and_counts_the_others(data, tmp_path, capsys):
+    """Each import printed every warning of the whole data folder: in /tmp/fM/mydata the same seven
+    warnings of other campaigns after every archive imported, and a count that was the folder's."""
+    from papercuts.cli import main
+
+    src = tmp_path / "src"
+    shutil.copytree(LATIN, src)
+    text = (src / "qps.rel.latest.tsv.edit").read_text()
+    (src / "qps.rel.latest.tsv.edit").write_text(text.replace("\tpoint-query_range=100", "\tpoint-queryx_range=100"))
+    assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
+                 "--campaign", "2026-04-03-box-edited"]) == 0
+    out, err = capsys.readouterr()
+    shown = Paths.make().rel
+    first = shown(data / "campaigns" / "2026-04-03-box-edited")
+    assert f"{first}/raw/qps.rel.latest.tsv.edit:" in out and err.endswith(f"{first}: 0 error(s), 1 warning(s)\n")
+    other = tmp_path / "other"  # the archive again, whole: its own warnings say it repeats the first
+    shutil.copytree(LATIN, other)
+    assert main(["import", "mytools", str(other), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 0
+    out, err = capsys.readouterr()
+    mine = shown(data / "campaigns" / CAMPAIGN)
+    warnings = [line for line in out.splitlines() if ": warning: " in line]
+    assert warnings and all(line.startswith(f"{mine}/") for line in warnings), out
+    assert err.endswith(f"{mine}: 0 error(s), {len(warnings)} warning(s); 1 warning(s) elsewhere in {shown(data)}, "
+                        "which papercuts check lists\n"), err

@@ -83,10 +83,17 @@ def cmd_import(args) -> int:
     paths = _paths(args)
     problems = import_mytools(Path(args.src), paths.data, args.server, args.campaign, args.source,
                               args.threads, args.title, args.engine, args.notes, args.config)
-    for p in problems.sorted():
+    # The campaign's own warnings; the data folder's others (every import repeated them all) are counted.
+    mine = paths.rel(paths.data / "campaigns" / args.campaign)
+    shown = [p for p in problems.sorted() if p.severity == "error" or p.path == mine or p.path.startswith(mine + "/")]
+    for p in shown:
         print(p.render())
-    n_err, n_warn = len(problems.errors), len(problems.items) - len(problems.errors)
-    print(f"{paths.rel(paths.data)}: {n_err} error(s), {n_warn} warning(s)", file=sys.stderr)
+    n_err = len(problems.errors)
+    n_warn = sum(p.severity != "error" for p in shown)
+    elsewhere = len(problems.sorted()) - len(shown)
+    also = (f"; {elsewhere} warning(s) elsewhere in {paths.rel(paths.data)}, which papercuts check lists"
+            if elsewhere else "")
+    print(f"{mine}: {n_err} error(s), {n_warn} warning(s){also}", file=sys.stderr)
     return 1 if n_err else 0
 
 
