@@ -791,3 +791,33 @@ def test_an_import_prints_its_own_campaigns_warnings_and_counts_the_others(data,
     assert warnings and all(line.startswith(f"{mine}/") for line in warnings), out
     assert err.endswith(f"{mine}: 0 error(s), {len(warnings)} warning(s); 1 warning(s) elsewhere in {shown(data)}, "
                         "which papercuts check lists\n"), err
+
+
+def test_a_file_that_cannot_be_written_is_an_error_not_a_traceback(data, capsys, monkeypatch):
+    """A data folder whose campaigns/ is a file ended in FileExistsError's traceback, from
+    target.parent.mkdir; any OSError on the way (a full disk, no permission) did the same."""
+    import errno
+    import os
+
+    from papercuts.cli import main
+
+    (data / "campaigns").write_text("not a folder\n")
+    before = digest(data)
+    assert main(["import", "mytools", str(LATIN), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 1
+    shown = Paths.make().rel
+    assert capsys.readouterr().err == (f"papercuts: error: {shown(data / 'campaigns')}: a file where the data folder's "
+                                       "folder of campaigns is expected; move it away and import again; nothing was "
+                                       "changed\n")
+    (data / "campaigns").unlink()
+    before = digest(data)
+
+    def full(a, b, *args, **kw):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(b))
+    monkeypatch.setattr(shutil, "copyfile", full)
+    assert main(["import", "mytools", str(LATIN), "--data", str(data), "--server", "c8r32",
+                 "--campaign", CAMPAIGN]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"papercuts: error: {shown(data)} (writing the campaign's copy): No space left on device; the "
+                   "import stopped there and nothing was changed\n"), err
+    assert digest(data) == before and not (data / "campaigns").exists()

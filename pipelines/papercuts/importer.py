@@ -336,18 +336,25 @@ def import_mytools(src: Path, data: Path, server: str, campaign: str, source: st
     Everything it says reaches a terminal as printable text, each message on one line: the archive's
     file names and lines (a folder x.<build>..., a row of o.met) are a stranger's, and held terminal
     escape codes (ESC ]0; sets the window's title, ESC [2J clears the screen) or a newline (a line of
-    its own, 'imported 7 file(s) ...'), printed as they were in its errors."""
+    its own, 'imported 7 file(s) ...'), printed as they were in its errors. Its problems are
+    printable as they are printed (Problem.render)."""
     try:
-        problems = _import_mytools(src, data, server, campaign, source, threads, title, engine, notes, config,
-                                   lambda line: say(printable(line)))
-    except UserError as e:  # its problems are printable as they are printed (Problem.render)
+        return _import(src, data, server, campaign, source, threads, title, engine, notes, config,
+                       lambda line: say(printable(line)))
+    except OSError as e:  # a file that cannot be read or written (a full disk, no permission): put back already
+        name = str(e.filename or "")
+        # the staging copy's name means nothing to the user: the data folder is where it failed
+        where = (f"{_shown(data)} (writing the campaign's copy): " if "/.import-" in name
+                 else f"{_shown(Path(name))}: " if name else "")
+        said = f"{where}{e.strerror or e}; the import stopped there and nothing was changed"
+        raise UserError(printable(said)) from None
+    except UserError as e:
         raise UserError(printable(str(e)), e.problems) from e
-    return problems
 
 
-def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: str | None,
-                    threads: int | None, title: str | None, engine: str | None, notes: str | None,
-                    config: str | None, say) -> Problems:
+def _arguments(src: Path, data: Path, campaign: str, threads: int | None) -> tuple[Path, Path, re.Match]:
+    """SRC and the data folder as the import uses them, and the --campaign's match; refused before
+    anything is read when they cannot be right."""
     if threads is not None and not 1 <= threads <= MAX_THREADS:  # else campaign.toml or the build would fail on it
         raise UserError(f"--threads {threads}: the thread count must be a whole number from 1 to {MAX_THREADS:_} "
                         "(the sysbench --threads of the run)")
@@ -370,6 +377,15 @@ def _import_mytools(src: Path, data: Path, server: str, campaign: str, source: s
     if not is_date(m.group(1)):  # else the archive is copied and papercuts check refuses the folder's name
         raise UserError(f"--campaign '{campaign}' starts with {m.group(1)}, not a calendar date; "
                         "begin it with the date the archive was run or published, YYYY-MM-DD")
+    if (data / "campaigns").exists() and not (data / "campaigns").is_dir():
+        raise UserError(f"{_shown(data / 'campaigns')}: a file where the data folder's folder of campaigns is "
+                        "expected; move it away and import again; nothing was changed")
+    return src, data, m
+
+
+def _import(src: Path, data: Path, server: str, campaign: str, source: str | None, threads: int | None,
+            title: str | None, engine: str | None, notes: str | None, config: str | None, say) -> Problems:
+    src, data, m = _arguments(src, data, campaign, threads)
     catalogs = {name: _read_csv(data / f"{name}.csv")
                 for name in ("sources", "servers", "builds", "configs", "microbenchmarks")}
     server_id = resolve_server(catalogs["servers"], server, data / "servers.csv")
