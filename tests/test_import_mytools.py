@@ -791,6 +791,15 @@ def test_an_import_prints_its_own_campaigns_warnings_and_counts_the_others(data,
     assert warnings and all(line.startswith(f"{mine}/") for line in warnings), out
     assert err.endswith(f"{mine}: 0 error(s), {len(warnings)} warning(s); 1 warning(s) elsewhere in {shown(data)}, "
                         "which papercuts check lists\n"), err
+    # An older campaign imported last: the later ones' files carry the warnings that they repeat it,
+    # which name it, so they are its own to see.
+    assert main(["import", "mytools", str(LATIN), "--data", str(data), "--server", "c8r32",
+                 "--campaign", "2026-01-01-box-early"]) == 0
+    out, err = capsys.readouterr()
+    early = shown(data / "campaigns" / "2026-01-01-box-early")
+    about = [line for line in out.splitlines() if ": warning: " in line]
+    assert about and all(f"repeat {early}/raw/" in line and not line.startswith(early) for line in about), out
+    assert f"{early}: 0 error(s), {len(about)} warning(s); " in err, err
 
 
 def test_a_file_that_cannot_be_written_is_an_error_not_a_traceback(data, capsys, monkeypatch):

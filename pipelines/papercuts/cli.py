@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 import threading
@@ -83,9 +84,13 @@ def cmd_import(args) -> int:
     paths = _paths(args)
     problems = import_mytools(Path(args.src), paths.data, args.server, args.campaign, args.source,
                               args.threads, args.title, args.engine, args.notes, args.config)
-    # The campaign's own warnings; the data folder's others (every import repeated them all) are counted.
+    # The warnings of the campaign or about it (an older campaign imported after the one that repeats
+    # it is named in the later one's warning); the data folder's others, which every import repeated,
+    # are counted.
     mine = paths.rel(paths.data / "campaigns" / args.campaign)
-    shown = [p for p in problems.sorted() if p.severity == "error" or p.path == mine or p.path.startswith(mine + "/")]
+    named = re.compile(rf"(?<![\w-]){re.escape(args.campaign)}(?![\w-])")
+    shown = [p for p in problems.sorted() if p.severity == "error" or p.path == mine
+             or p.path.startswith(mine + "/") or named.search(p.message)]
     for p in shown:
         print(p.render())
     n_err = len(problems.errors)
