@@ -92,6 +92,24 @@ def test_one_defect_one_problem(tmp_path, name, changes, expected):
     assert problems_for(tmp_path, changes) == [expected]
 
 
+def test_an_empty_catalog_is_told_to_get_rows_not_to_go(tmp_path):
+    """"add rows or remove the file" is a campaign file's way out; a catalog removed is "missing"
+    (helper-57: a new data folder's builds.csv and configs.csv are header only until an import)."""
+    got = problems_for(tmp_path, {"configs.csv": FILES["configs.csv"].split("\n", 1)[0] + "\n"})
+    assert ("data/configs.csv:1:1: error: file has a header but no rows (add its rows (data/README.md has its "
+            "columns; papercuts import mytools adds builds and configs): every data folder needs the five catalog "
+            "files)") in got
+    assert not any("remove the file" in g for g in got)
+
+
+def test_a_data_folder_that_is_a_file_is_told_so(tmp_path):
+    (tmp_path / "data").write_text("")
+    _, problems = validate(Paths.make(data=tmp_path / "data"))
+    assert [p.render() for p in problems.sorted()] == [
+        f"{Paths.make(data=tmp_path / 'data').rel(tmp_path / 'data')}:1:1: error: is a file, not a data folder "
+        "(pass --data DIR pointing at a Papercuts data folder)"]
+
+
 def test_a_named_base_must_be_measured(tmp_path):
     toml = FILES["campaigns/2026-01-02-test/campaign.toml"] + 'base_build = "my8009"\nbase_config = "cfg"\n'
     got = problems_for(tmp_path, {"campaigns/2026-01-02-test/campaign.toml": toml})

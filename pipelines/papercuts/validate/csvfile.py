@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..contract import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_ROWS, Table
+from ..contract import CATALOGS, MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_ROWS, Table
 from ..problems import Problems, place
 from .suggest import did_you_mean
 
@@ -96,8 +96,11 @@ def parse_csv(data: bytes, path: str, table: Table, problems: Problems) -> list[
         return None
     rows = [row for number, line in enumerate(lines[1:], start=2)
             if (row := _row(number, line, header, path, problems)) is not None]
-    if not rows and len(lines) == 1:
-        problems.error(path, 1, 1, "file has a header but no rows", "add rows or remove the file")
+    if not rows and len(lines) == 1:  # a catalog may not be removed: every data folder has the five
+        problems.error(path, 1, 1, "file has a header but no rows",
+                       "add its rows (data/README.md has its columns; papercuts import mytools adds builds and "
+                       "configs): every data folder needs the five catalog files" if table in CATALOGS
+                       else "add rows or remove the file")
     return rows
 
 

@@ -120,8 +120,8 @@ def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None, pr
     ds = Dataset(checked=None if cache is None else cache / "checked" / "qps-magnitude.pickle")
     root = paths.data
     if not root.is_dir():
-        problems.error(str(paths.rel(root)), 1, 1, "data directory does not exist",
-                       "pass --data DIR pointing at a Papercuts data folder")
+        problems.error(str(paths.rel(root)), 1, 1, "is a file, not a data folder" if root.exists()
+                       else "data directory does not exist", "pass --data DIR pointing at a Papercuts data folder")
         return ds
     catalog_files = {t.file: t for t in CATALOGS}
     for entry in sorted(root.iterdir()):
