@@ -143,7 +143,8 @@ def test_a_pin_names_its_chart_by_the_address_the_snippet_gives_with_the_sites_o
         listed.write_text(f'[[pin]]\nembed = "{embed}"\ndate = 2026-01-05\n')
         assert read_pins(listed, "pins.toml") == [Pin("/servers/box/", CHART, date(2026, 1, 5), "pins.toml:2")]
     for embed in (f"https://papercuts.example/servers/box/{CHART}/", f"javascript:/{LIVE}/",
-                  f"https://papercuts.example/{PINNED}/", f"https://papercuts.example/{LIVE}/?x=1"):
+                  f"https://papercuts.example/{PINNED}/", f"https://papercuts.example/{LIVE}/?x=1",
+                  "/embed/../../../../etc/x/passwd/", f"/embed/servers/./box/{CHART}/", f"/embed/servers//{CHART}/"):
         listed.write_text(f'[[pin]]\nembed = "{embed}"\ndate = 2026-01-05\n')
         with pytest.raises(UserError, match="is not an embed page's address"):
             read_pins(listed, "pins.toml")
