@@ -75,7 +75,8 @@ def _table(rows: list[dict], variants: list[str], measures: list[str]) -> dict:
             if r is None:
                 line.append(tables.cell(""))
                 continue
-            shown = f"{r['relative']:.2f}" + ("" if r["metric"] == "rqps" else f" ({tables.significant(r['value'])})")
+            shown = tables.fixed(r["relative"]) + (
+                "" if r["metric"] == "rqps" else f" ({tables.significant(r['value'])})")
             cls = tables.ratio_class(r["relative"]) if r["metric"] == "rqps" else ""
             line.append(tables.cell(shown, cls))
         body.append(line)

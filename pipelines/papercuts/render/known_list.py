@@ -15,6 +15,7 @@ from ..contract import dbms_name
 from ..db import fetch_dicts, query
 from ..paths import campaign_url, investigation_url, ladder_url
 from .colours import ratio_class
+from .tables import fixed
 
 SHOWN_VARIANTS = 8  # a comparison's variants listed, then "and N more" (its campaign page has them all)
 
@@ -69,7 +70,7 @@ def _comparisons(rows: list[dict]) -> list[dict]:
             "campaign": campaign, "url": campaign_url(campaign), "server": server, "threads": threads,
             "base": f"{base_version} ({base_build}.{base_config})",
             "published": all(v["origin"] == "published" for v in variants), "series": shared,
-            "variants": [{"variant": f"{v['version']} ({v['build']}.{v['config']})", "rqps": f"{v['rqps']:.2f}",
+            "variants": [{"variant": f"{v['version']} ({v['build']}.{v['config']})", "rqps": fixed(v["rqps"]),
                           "class": ratio_class(v["rqps"]),
                           "note": "" if shared else _what(v)} for v in variants[:SHOWN_VARIANTS]],
             "more": max(0, len(variants) - SHOWN_VARIANTS),
@@ -80,7 +81,7 @@ def _comparisons(rows: list[dict]) -> list[dict]:
 def _what(v: dict) -> str:
     if v["n"] == 1:
         return v["series"][0]
-    return f"median of {v['n']} series, {v['lowest']:.2f} to {v['highest']:.2f}"
+    return f"median of {v['n']} series, {fixed(v['lowest'])} to {fixed(v['highest'])}"
 
 
 @lru_cache(maxsize=1)  # per process: a worker reads them once, for every campaign page it writes

@@ -8,6 +8,7 @@ from ..problems import UserError
 from . import tables
 from .registry import Drawn, chart_kind
 from .selection import per_unit
+from .tables import fixed
 
 COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "change", "ring"]
 
@@ -60,7 +61,7 @@ def _cell(r: dict | None) -> str:
     if r is None:
         return ""
     mark = f" (step {r['change']:+.0%})" if r["change"] is not None else ""
-    return f"{r['rqps']:.2f}{mark}"
+    return f"{fixed(r['rqps'])}{mark}"
 
 
 def log_axis_values(values: list[float | None]) -> list[float]:

@@ -35,9 +35,9 @@ def _hottest(rows: list[dict]) -> dict:
     hot = sorted((r for r in rows if r["self_share"] > 0 and r["frame"] not in (flame.OTHER, flame.DEEPER)),
                  key=lambda r: (-r["self_share"], r["path"]))
     body = [[tables.cell(by_id[r["parent"]]["frame"]), tables.cell(r["frame"]),
-             tables.cell(f"{100 * r['self_share']:.2f}%"),
-             tables.cell(f"{100 * r['total_share']:.2f}%")] + (
-                [tables.cell(f"{100 * r['base_share']:.2f}%"), tables.cell(f"{100 * r['delta']:+.2f}")]
+             tables.cell(tables.fixed(100 * r["self_share"]) + "%"),
+             tables.cell(tables.fixed(100 * r["total_share"]) + "%")] + (
+                [tables.cell(tables.fixed(100 * r["base_share"]) + "%"), tables.cell(tables.signed(100 * r["delta"]))]
                 if "delta" in r else [])
             for r in hot[:TABLE_ROWS]]
     cols = [("called from", False), ("frame (most self time first)", False), ("self", True), ("total", True)]
@@ -66,8 +66,8 @@ def flame_diff(con, d: dict, where: str):
         caller = gone["path"].rsplit(";", 2)[-2] if ";" in gone["path"] else flame.ROOT
         table["rows"].append([tables.cell(caller), tables.cell(f"{gone['frame']} (only in the base)"),
                               tables.cell(""), tables.cell("0.00%"),
-                              tables.cell(f"{100 * gone['base_share']:.2f}%"),
-                              tables.cell(f"{-100 * gone['base_share']:+.2f}")])
+                              tables.cell(tables.fixed(100 * gone["base_share"]) + "%"),
+                              tables.cell(tables.signed(-100 * gone["base_share"]))])
     return Drawn(rows, spec, table, [*FLAME_COLUMNS, "base_share", "delta"])
 
 
@@ -95,7 +95,7 @@ def profile_top(con, d: dict, where: str):
             rows.append({"symbol": s, "variant": v, "self_share": r["self_share"] if r else 0.0,
                          "total_share": r["total_share"] if r else 0.0,
                          "source": r["source"] if r else "not sampled"})
-    body = [[tables.cell(s)] + [tables.cell(f"{100 * shares[(v, s)]['self_share']:.2f}%"
+    body = [[tables.cell(s)] + [tables.cell(tables.fixed(100 * shares[(v, s)]["self_share"]) + "%"
                                             if (v, s) in shares else "0.00%") for v in variants]
             for s in symbols]
     table = tables.table([("symbol (self share)", False)] + [(v, True) for v in variants], body)

@@ -5,6 +5,7 @@ import csv
 import io
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pyarrow as pa
@@ -26,21 +27,46 @@ def cell(text: str, cls: str = "") -> dict:
     return {"text": text, "class": cls}
 
 
+def fixed(value: float, places: int = 2, grouped: bool = False) -> str:
+    """The site's one rounding rule, for every number it prints: the double's exact value rounded
+    to `places` decimals (below 0: to tens, hundreds...), a tie away from zero. It is what
+    JavaScript's toFixed and toPrecision do, and so what Vega's d3-format prints in a chart (.2f,
+    ,.3r) and the explorer in its table. Python's format and round send an exact tie to the even
+    digit: a median of 0.625 read 0.62 in a page's table and 0.63 in its chart's tooltip."""
+    spec = f"{',' if grouped else ''}.{max(0, places)}f"
+    if not math.isfinite(value):
+        return format(value, spec)
+    # An exact tie at `places` >= 0 decimals is an odd multiple of 1 / (2 * 10**places): a double's
+    # denominator is a power of 2, so it is 2**(places + 1). Any other value Python's format rounds
+    # correctly from its exact value, as JavaScript does.
+    if places >= 0 and value.as_integer_ratio()[1] != 2 << places:
+        return format(value, spec)
+    return format(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP), spec)
+
+
+def signed(value: float, places: int = 2) -> str:
+    """`fixed` with its sign always written: +1.25, -0.50."""
+    text = fixed(value, places)
+    return text if text.startswith("-") else "+" + text
+
+
 def fmt(value, decimals: int = 2) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.{decimals}f}"
+        return fixed(value, decimals)
     return str(value)
 
 
 def significant(value: float, digits: int = 3) -> str:
     """A cost to `digits` significant digits, never in exponent notation: 0.00505, 1.20, 12,300
-    (Python's .4g wrote a cycles-per-query cost 1.235e+05)."""
+    (Python's .4g wrote a cycles-per-query cost 1.235e+05); rounded by the site's one rule
+    (`fixed`), as the explorer's table (site/static/js/explore.js `significant`) and a chart's
+    ,.3r tooltip round it."""
     if value == 0 or not math.isfinite(value):
         return fmt(float(value), 0) if value == 0 else str(value)
     places = digits - 1 - math.floor(math.log10(abs(value)))  # below 0: rounded to tens, hundreds...
-    return f"{round(value, places):,.{max(0, places)}f}"
+    return fixed(float(value), places, grouped=True)
 
 
 # A page's table shows at most this many rows, then links the chart's CSV, which has them all:
