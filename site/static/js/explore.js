@@ -734,6 +734,22 @@
     return names[col] || col;
   }
 
+  // A cost to 3 significant digits as the pages' tables write it (render/tables.py significant):
+  // the double's exact value rounded, a tie away from zero, by toFixed and toPrecision, as a
+  // chart's d3-format does. toLocaleString rounded the shortest decimal that reads back as the
+  // double instead: 0.001365 (a vmstat cpu/o as printed) was 0.00137 here and 0.00136 on its
+  // campaign page and in its chart's tooltip.
+  function significant(v) {
+    if (v === 0) {
+      return "0";
+    }
+    var places = 2 - Math.floor(Math.log10(Math.abs(v)));
+    var text = places >= 0 ? v.toFixed(places) : Number(v.toPrecision(3)).toFixed(0);
+    var parts = text.split(".");
+    parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return parts.join(".");
+  }
+
   function fmt(v, col, s) {
     if (v == null) {
       return "";
@@ -742,7 +758,7 @@
       return String(v);
     }
     if (col === "rqps" || col === "ratio") {
-      return v.toFixed(3);
+      return v.toFixed(2);  // as every page's table and chart prints a ratio (render/tables.py fixed)
     }
     if (col === "threads") {
       return String(v);
@@ -751,7 +767,7 @@
       return "inf";
     }
     if (isCost(s)) {
-      return v.toLocaleString("en-US", { minimumSignificantDigits: 3, maximumSignificantDigits: 3 });
+      return significant(v);
     }
     return v.toLocaleString("en-US", { maximumFractionDigits: 4 });
   }
