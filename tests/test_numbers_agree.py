@@ -6,6 +6,7 @@ and toPrecision and Vega's d3-format round it). Expected values are computed fro
 or data/, never copied from the output."""
 from __future__ import annotations
 
+import csv
 import re
 from html import unescape
 
@@ -107,3 +108,137 @@ def test_a_cost_reads_the_same_on_its_campaign_page_and_in_the_explorer(page, se
         rel, value = want[key]
         assert text == f"{fixed(rel)} ({significant(value)})", key
         assert (rows[key]["/ base"], rows[key][unit]) == (fixed(rel), significant(value)), key
+
+
+BUSY = "2024-10-23-busy-wait-dell32"
+BUSY_BASE = "my8028_rel_o2nofp.z11a_c32r128"
+INVESTIGATION = "innodb-busy-wait-8030"
+
+
+def busy_rqps(site, microbenchmark: str | None = "update-index") -> dict[tuple[str, str], float]:
+    """(label, variant) -> rQPS of the busy-wait comparison at 24 threads, from the database."""
+    where = "AND microbenchmark = ?" if microbenchmark else "AND ? IS NULL"
+    return {(label(m, rng), v): x for m, rng, v, x in db(site).execute(
+        "SELECT microbenchmark, \"range\", build || '.' || config, rqps FROM rqps WHERE campaign = ? "
+        f"AND server = 'dell32' AND threads = 24 AND base_build || '.' || base_config = ? {where}",
+        [BUSY, BUSY_BASE, microbenchmark]).fetchall()}
+
+
+def table_by_variant(fig: str) -> dict[tuple[str, str], str]:
+    """A no-JS rQPS table (group, microbenchmark, a column per variant) as (label, variant) -> text."""
+    head = [unescape(h) for h in re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', fig)]
+    return {(row[1], v): row[i] for row in cells(fig) for i, v in enumerate(head) if i >= 2 and row[i]}
+
+
+def test_update_index_of_the_busy_wait_campaign_reads_the_same_everywhere(site, tmp_path):
+    """update-index rQPS of MySQL 8.0.40 against 8.0.28 on dell32 at 24 threads, followed through
+    the site: data/'s relative.csv, the rqps table, the campaign heatmap's CSV and no-JS table, the
+    server page and the embed page (the same spec and CSV), the investigation's table and CSV, the
+    known-regressions list on /regressions/ and `papercuts export rqps`."""
+    from papercuts.export import export
+    from papercuts.paths import PROJECT, Paths
+
+    want = busy_rqps(site)
+    assert len(want) == 7
+    # data/ as contributed, to the last digit
+    with open(PROJECT / "data" / "campaigns" / BUSY / "relative.csv", newline="") as f:
+        data = {(label(r["microbenchmark"], int(r["range"]) if r["range"] else None), f"{r['build']}.{r['config']}"):
+                float(r["rqps"]) for r in csv.DictReader(f) if r["microbenchmark"] == "update-index"}
+    assert data == want
+    public = site.public
+    html = (public / "campaigns" / BUSY / "index.html").read_text()
+    chart = next(c for c in re.findall(r'id="chart-(heatmap-[^"]+)"', html) if "-24-" in c)
+    fig = figure(html, chart)
+    csv_href = re.search(r'<a href="([^"]+\.csv)" download>', fig).group(1)
+    spec_href = re.search(r'data-spec-url="([^"]+)"', fig).group(1)
+    rows = list(csv.DictReader((public / csv_href.lstrip("/")).open()))
+    assert {(r["microbenchmark"], r["variant"]): float(r["rqps_t24"]) for r in rows
+            if r["microbenchmark"].startswith("update-index_")} == want
+    shown = table_by_variant(fig)
+    assert {k: shown[k] for k in want} == {k: fixed(v) for k, v in want.items()}
+    # the server page and the embed page draw the campaign's own spec and CSV
+    for page in [public / "servers" / "dell32" / "index.html",
+                 *(public / "embed").rglob(f"{chart}/index.html")]:
+        text = page.read_text()
+        assert f'data-spec-url="{spec_href}"' in text and f'href="{csv_href}"' in text, page
+    # the investigation's table and CSV
+    inv = (public / "investigations" / INVESTIGATION / "index.html").read_text()
+    fig = figure(inv, "dell32-rqps")
+    shown = table_by_variant(fig)
+    assert {k: shown[k] for k in want} == {k: fixed(v) for k, v in want.items()}
+    inv_csv = re.search(r'<a href="([^"]+\.csv)" download>', fig).group(1)
+    inv_rows = list(csv.DictReader((public / inv_csv.lstrip("/")).open()))
+    field = next(f for f in inv_rows[0] if f == "rqps" or f.startswith("rqps_t24"))
+    assert {(r["microbenchmark"], r["variant"]): float(r[field]) for r in inv_rows
+            if r["microbenchmark"].startswith("update-index_")} == want
+    # the known-regressions list (bug-116463)
+    reg = (public / "regressions" / "index.html").read_text()
+    known = reg.split('id="known-bug-116463"', 1)[1].split("</li>", 1)[0]
+    listed = {re.search(r"\(([^)]+)\)", r[0]).group(1): r[1] for r in cells(known)}
+    assert listed == {v: fixed(x) for (_, v), x in want.items()}
+    # papercuts export rqps, at full precision
+    path, _ = export(Paths.make(), "rqps", str(tmp_path / "rqps.csv"))
+    exported = {(label(r["microbenchmark"], int(r["range"]) if r["range"] else None), r["variant"]): float(r["rqps"])
+                for r in csv.DictReader(path.open()) if r["campaign"] == BUSY and r["threads"] == "24"
+                and r["base_variant"] == BUSY_BASE and r["microbenchmark"] == "update-index"}
+    assert exported == want
+
+
+@pytest.mark.browser
+def test_the_explorer_reads_the_busy_wait_campaign_as_its_page_does(page, server, site):
+    """The campaign heatmap's 'Explore this', as a table: every rQPS the explorer prints (and its
+    CSV) is the database's, and reads as the page's no-JS table reads it (update-index: 0.56 ...).
+    The explorer printed 0.560."""
+    want = busy_rqps(site, None)
+    html = (site.public / "campaigns" / BUSY / "index.html").read_text()
+    fig = figure(html, next(c for c in re.findall(r'id="chart-(heatmap-[^"]+)"', html) if "-24-" in c))
+    shown = table_by_variant(fig)
+    href = unescape(re.search(r'class="explore-link"[^>]*href="([^"]+)"', fig).group(1))
+    explorer(page, server + href.replace("view=heatmap", "view=table"))
+    rows = explorer_table(page)
+    assert {(r["microbenchmark"], r["variant"]) for r in rows} == set(want) == set(shown)
+    for r in rows:
+        key = (r["microbenchmark"], r["variant"])
+        assert r["rqps"] == fixed(want[key]) == shown[key], key
+    with page.expect_download() as info:
+        page.locator("#explore-csv").click()
+    with open(info.value.path()) as f:
+        assert {(r["microbenchmark"], r["variant"]): float(r["rqps"]) for r in csv.DictReader(f)} == want
+
+
+def test_the_busy_wait_investigations_numbers_are_its_data(site):
+    """Every rQPS the investigation writes in its verdict, tl;dr, captions and text, computed from
+    the rqps table: stock 8.0.40 (-O2, -O3) at 0.56 on update-index, the busy-wait builds 0.67 to
+    0.71, the other microbenchmarks 0.72 to 1.06, scan 0.72 at -O3 and 0.80 to 0.87 otherwise, the
+    rest 0.92 to 1.06, and update-index the write group's minimum."""
+    from papercuts.paths import PROJECT
+
+    rqps = busy_rqps(site, None)
+    stock = {"my8040_rel.z11a_c32r128", "my8040_rel_o2nofp.z11a_c32r128"}
+
+    def span(keep) -> tuple[str, str]:
+        values = [x for k, x in rqps.items() if keep(*k)]
+        return fixed(min(values)), fixed(max(values))
+
+    index = "update-index_range=100"
+    stock_lo, stock_hi = span(lambda m, v: m == index and v in stock)
+    assert stock_lo == stock_hi
+    fixes = "{} to {}".format(*span(lambda m, v: m == index and v not in stock))
+    others = "between {} and {}".format(*span(lambda m, v: m != index))
+    scan_o3 = fixed(rqps[("scan_range=100", "my8040_rel.z11a_c32r128")])
+    scan_rest = "{} to {}".format(*span(lambda m, v: m == "scan_range=100" and v != "my8040_rel.z11a_c32r128"))
+    rest = "between {} and {}".format(*span(lambda m, v: m not in (index, "scan_range=100")))
+    text = (PROJECT / "content" / "investigations" / f"{INVESTIGATION}.md").read_text()
+    claims = [f"drops to {stock_lo} of 8.0.28", f"gets {stock_lo} of the update-index QPS",
+              f"the other microbenchmarks stay {others}.", f"({fixes} instead of {stock_lo})",
+              f"update-index: {stock_lo} for stock 8.0.40 builds, {fixes} for the builds",
+              f"update-index is at {stock_lo}.", f"lands between {fixes.replace(' to ', ' and ')}",
+              f"Most other tests sit {rest}", f"at {scan_o3} for the -O3 build and {scan_rest} for the others"]
+    assert [c for c in claims if c not in text] == []
+    page = unescape((site.public / "investigations" / INVESTIGATION / "index.html").read_text())
+    assert [c for c in claims if c not in page] == []
+    # "The write minimum is update-index": in every variant's summary row
+    lows = db(site).execute(
+        "SELECT build || '.' || config, arg_min(microbenchmark, rqps) FROM rqps WHERE campaign = ? "
+        "AND threads = 24 AND \"group\" = 'write' GROUP BY ALL", [BUSY]).fetchall()
+    assert len(lows) == 7 and {m for _, m in lows} == {"update-index"} and "The write minimum is update-index" in text
