@@ -242,3 +242,56 @@ def test_the_busy_wait_investigations_numbers_are_its_data(site):
         "SELECT build || '.' || config, arg_min(microbenchmark, rqps) FROM rqps WHERE campaign = ? "
         "AND threads = 24 AND \"group\" = 'write' GROUP BY ALL", [BUSY]).fetchall()
     assert len(lows) == 7 and {m for _, m in lows} == {"update-index"} and "The write minimum is update-index" in text
+
+
+def summarised(rows) -> dict[tuple, tuple]:
+    """(campaign, server, threads, base, variant, group, origin) -> (min, max, mean, median, n) of
+    rQPS rows, recomputed in Python."""
+    import statistics
+    from collections import defaultdict
+
+    groups: dict[tuple, list[float]] = defaultdict(list)
+    for *key, x in rows:
+        groups[tuple(key)].append(x)
+    return {k: (min(v), max(v), statistics.fmean(v), statistics.median(v), len(v)) for k, v in groups.items()}
+
+
+def close(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x == pytest.approx(y, rel=1e-12, abs=1e-12) for x, y in zip(a, b, strict=True))
+
+
+def test_every_group_summary_is_its_rqps_rows_summarised(site, tmp_path):
+    """A summary chart's CSV and no-JS table (min, max, avg, median per group) and `papercuts export
+    summaries` against min, max, mean and median recomputed in Python from the rQPS rows they
+    summarise; each table cell is the recomputed value under the one rounding rule."""
+    from urllib.parse import parse_qs, urlparse
+
+    from papercuts.export import export
+    from papercuts.paths import Paths
+
+    want = summarised(db(site).execute(
+        "SELECT campaign, server, threads, base_build || '.' || base_config, build || '.' || config, \"group\", "
+        "origin, rqps FROM rqps").fetchall())
+    figures = [(html, m.group(1)) for html in site.public.rglob("index.html") if "/embed/" not in str(html)
+               for m in re.finditer(r'id="chart-([^"]+)" data-kind="rqps-summary"', html.read_text())]
+    assert figures
+    for html, chart in figures:
+        fig = figure(html.read_text(), chart)
+        q = {k: v[0] for k, v in parse_qs(urlparse(unescape(re.search(
+            r'class="explore-link"[^>]*href="([^"]+)"', fig).group(1))).query).items()}
+        key = (q["campaign"], q["server"], int(q["threads"]), q["base"])
+        rows = list(csv.DictReader((site.public / re.search(r'<a href="([^"]+\.csv)" download>', fig)
+                                    .group(1).lstrip("/")).open()))
+        table = {(r[0], r[1]): r[2:6] for r in cells(fig)}
+        assert len(rows) == len(table) > 0, chart
+        for r in rows:
+            origin = r["origin"].removeprefix("derived from ").removesuffix(" rQPS")
+            got = want[(*key, r["series"], r["group"], origin)]
+            assert close(tuple(float(r[c]) for c in ("min", "max", "avg", "median", "n")), got), (chart, r)
+            assert table[(r["series"], r["group"])] == [fixed(x) for x in got[:4]], (chart, r)
+    path, _ = export(Paths.make(), "summaries", str(tmp_path / "summaries.csv"))
+    exported = {(r["campaign"], r["server"], int(r["threads"]), r["base_variant"], r["variant"], r["group"],
+                 r["origin"]): tuple(float(r[c]) for c in ("min", "max", "avg", "median", "n"))
+                for r in csv.DictReader(path.open())}
+    assert exported.keys() == want.keys()
+    assert [k for k in want if not close(exported[k], want[k])] == []
