@@ -295,3 +295,109 @@ def test_every_group_summary_is_its_rqps_rows_summarised(site, tmp_path):
                 for r in csv.DictReader(path.open())}
     assert exported.keys() == want.keys()
     assert [k for k in want if not close(exported[k], want[k])] == []
+
+
+def change_points(site) -> list[dict]:
+    con = db(site)
+    points = [dict(zip([d[0] for d in con.description], r, strict=True)) for r in con.execute(
+        "SELECT ladder, campaign, server, dbms, threads, kind, series, position, \"before\", \"after\", "
+        "before_version, after_version, change FROM change_points").fetchall()]
+    assert len(points) > 1000
+    return points
+
+
+def test_a_change_point_reads_the_same_in_its_ladders_tables_and_csv(site):
+    """Each change point's size and the builds it sits between, from the change_points table: the
+    ladder page's table of changes, the step its chart's table marks (and its CSV), the /regressions/
+    row, changes.csv, the Atom feed and `papercuts export change_points` (floats equal where a file
+    holds them, the one rule's percent where a page prints them). The ladder table's step read -11%
+    where the changes table under it, the chart's tooltip and /regressions/ read -11.5%."""
+    from collections import Counter
+
+    from papercuts.paths import ladder_url
+    from papercuts.render.tables import percent
+
+    points = change_points(site)
+    public = site.public
+    # each ladder page's tables of changes: every change of its ladders, with its builds and size
+    on_page: dict[str, Counter] = {}
+    for p in points:
+        on_page.setdefault(ladder_url(p["server"], p["dbms"], p["threads"]), Counter())[
+            (p["series"], f"{p['before_version']} → {p['after_version']}", p["before"], p["after"],
+             percent(p["change"]))] += 1
+    by_step = {(p["ladder"], p["series"], p["after"]): p["change"] for p in points}
+    ladders = {"ladder-" + p["ladder"].replace(".", "-"): p["ladder"] for p in points}  # its chart's id
+    seen_steps = 0
+    for url, want in on_page.items():
+        html = (public / url.strip("/") / "index.html").read_text()
+        got = Counter()
+        for table in html.split('<table class="data-table changes">')[1:]:
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.split("</table>", 1)[0].split("<tbody>", 1)[1], re.S):
+                tds = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+                between = unescape(re.sub(r"<span.*", "", tds[1], flags=re.S)).strip()
+                before, after = re.findall(r"<code>([^<]+)</code>", tds[1])[:2]
+                size = unescape(re.sub(r"<span.*", "", tds[2], flags=re.S)).strip()  # "flagged" beside it
+                got[(unescape(tds[0]), between, before, after, size)] += 1
+        assert got == want, url
+        # the ladder chart's table marks each step by its size; its CSV holds it
+        for fig_id in re.findall(r'id="chart-(ladder-[^"]+)" data-kind="ladder"', html):
+            fig = figure(html, fig_id)
+            lines = list(csv.DictReader((public / re.search(r'<a href="([^"]+\.csv)" download>', fig)
+                                         .group(1).lstrip("/")).open()))
+            ladder = ladders.get(fig_id)  # none: a ladder without a change
+            marks = {(row[0], series): re.search(r"\(step ([^)]+)\)", text).group(1)
+                     for row in cells(fig) for series, text in zip(
+                         [unescape(h) for h in re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', fig)][1:], row[1:],
+                         strict=True) if "step" in text}
+            stepped = [r for r in lines if r["change"]]
+            assert len(marks) == len(stepped) and (ladder or not stepped), fig_id
+            seen_steps += len(stepped)
+            for r in stepped:
+                assert float(r["change"]) == by_step[(ladder, r["series"], r["variant"])], (fig_id, r)
+                assert marks[(r["variant"], r["series"])] == percent(float(r["change"])), (fig_id, r)
+    assert seen_steps > 100
+
+
+def test_a_change_point_reads_the_same_on_the_regressions_index_its_csv_the_feed_and_the_export(site, tmp_path):
+    """Each series or median change point's size and builds, from the change_points table: the
+    /regressions/ row, changes.csv, the Atom feed's title and summary and `papercuts export
+    change_points` (the one rule's percent where a page prints it, the double where a file holds it)."""
+    import hashlib
+    import xml.etree.ElementTree as ET
+    from collections import Counter
+
+    from papercuts.export import export
+    from papercuts.paths import Paths, ladder_url
+    from papercuts.render.tables import percent
+
+    points = change_points(site)
+    public = site.public
+    # /regressions/, changes.csv and the feed: the series and median changes
+    def anchor(p: dict) -> str:  # the row's id (render/ladder_pages.py)
+        key = "|".join(p[k] for k in ("ladder", "series", "before", "after"))
+        return "change-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+    listed = {anchor(p): p for p in points if p["kind"] in ("series", "median")}
+    html = (public / "regressions" / "index.html").read_text()
+    rows = dict(re.findall(r'<tr id="(change-[0-9a-f]+)"[^>]*><td class="num">([^<]*)', html))
+    assert len(rows) > 100
+    assert {i: unescape(t).strip() for i, t in rows.items()} == {i: percent(listed[i]["change"]) for i in rows}
+    records = list(csv.DictReader((public / "regressions" / "changes.csv").open()))
+    assert Counter((r["ladder"], r["series"], r["before"], r["after"], float(r["change"])) for r in records) == Counter(
+        (ladder_url(p["server"], p["dbms"], p["threads"]), p["series"], p["before"], p["after"], p["change"])
+        for p in listed.values())
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    entries = ET.parse(public / "regressions" / "feed.xml").getroot().findall("a:entry", ns)
+    assert entries
+    for e in entries:
+        p = listed[e.find("a:id", ns).text.split("#", 1)[1]]
+        title = e.find("a:title", ns).text
+        assert title.startswith(f"{p['series']} {percent(p['change'])} from {p['before_version']} → "
+                                f"{p['after_version']}"), title
+        assert re.search(re.escape(f"of {percent(p['change'])} in {p['series']} between {p['before']} and "
+                                   f"{p['after']}") + "[ ,]", e.find("a:summary", ns).text), title
+    # papercuts export change_points, at full precision
+    path, _ = export(Paths.make(), "change_points", str(tmp_path / "cp.csv"))
+    assert Counter((r["campaign"], r["series"], r["before"], r["after"], float(r["change"]))
+                   for r in csv.DictReader(path.open())) == Counter(
+        (p["campaign"], p["series"], p["before"], p["after"], p["change"]) for p in points)

@@ -8,7 +8,7 @@ from ..problems import UserError
 from . import tables
 from .registry import Drawn, chart_kind
 from .selection import per_unit
-from .tables import fixed
+from .tables import fixed, percent
 
 COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "change", "ring"]
 
@@ -60,7 +60,7 @@ def server_changes(con, server: str) -> dict[str, list[dict]]:
 def _cell(r: dict | None) -> str:
     if r is None:
         return ""
-    mark = f" (step {r['change']:+.0%})" if r["change"] is not None else ""
+    mark = f" (step {percent(r['change'])})" if r["change"] is not None else ""
     return f"{fixed(r['rqps'])}{mark}"
 
 

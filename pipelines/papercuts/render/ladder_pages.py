@@ -26,7 +26,7 @@ from .known_list import known_link, known_list
 from .ladder_charts import server_changes
 from .ladder_links import ladder_title
 from .selection import slug
-from .tables import escaper, to_csv
+from .tables import escaper, percent, to_csv
 from .units import Unit
 
 # The regressions table's rows, beside its page: a page resource Hugo reads as text (.txt), never a
@@ -66,7 +66,7 @@ def flag_note(flagged: list[dict] | None) -> str:
 
 def _changes(rows: list[dict]) -> list[dict]:
     return [{"series": r["series"], "kind": r["kind"], **_between(r), "flagged": flag_note(r["flagged"]),
-             "before": r["before"], "after": r["after"], "change": f"{r['change']:+.1%}",
+             "before": r["before"], "after": r["after"], "change": percent(r["change"]),
              "direction": r["direction"], "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
              "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else ""}
             for r in rows]
@@ -175,7 +175,7 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
     when this site has it (`investigations`: the slugs built, none for a data folder without its
     pages: paths.pages), else its first bug."""
     rows = fetch_dicts(con, query("regressions"))
-    items = [{"change": f"{r['change']:+.1%}", "size": abs(r["change"]), "direction": r["direction"],
+    items = [{"change": percent(r["change"]), "size": abs(r["change"]), "direction": r["direction"],
               "series": r["series"], "kind": r["kind"], "group": r["group"] or "",
               **_between(r), "before": r["before"], "after": r["after"],
               "server": r["server"], "dbms": dbms_name(r["dbms"]), "threads": r["threads"],

@@ -50,6 +50,12 @@ def signed(value: float, places: int = 2) -> str:
     return text if text.startswith("-") else "+" + text
 
 
+def percent(ratio: float, places: int = 1) -> str:
+    """A relative change (0.14 for 14 %) as every page, CSV-less table and feed writes it, signed,
+    as a chart's d3 '+.1%' tooltip does: +14.0%, -11.5%."""
+    return signed(100 * ratio, places) + "%"
+
+
 def fmt(value, decimals: int = 2) -> str:
     if value is None:
         return ""
