@@ -431,3 +431,45 @@ def test_every_published_ratio_reads_on_the_site_as_the_archive_prints_it(site):
             "SELECT campaign, count(*) FILTER (status = 'equal'), count(*) FROM reproductions GROUP BY ALL").fetchall():
         html = (site.public / "campaigns" / campaign / "index.html").read_text()
         assert f'<strong class="score">{equal} of {total}</strong> published rQPS values' in html, campaign
+
+
+def test_a_published_summary_reads_as_its_data_file_and_its_investigation_quotes_it(site):
+    """data/'s summaries.csv (2025-01-08, the post's table): each published-summary chart's CSV
+    (equal doubles) and no-JS table (the one rule) on the server page and the investigation, and the
+    medians the investigation's verdict and tl;dr quote."""
+    from papercuts.paths import PROJECT
+
+    campaign = "2025-01-08-innodb-myrocks-c32r128"
+    with open(PROJECT / "data" / "campaigns" / campaign / "summaries.csv", newline="") as f:
+        data = {(r["build"], r["config"], int(r["threads"]), r["group"]): tuple(float(r[c]) for c in
+                                                                               ("min", "max", "avg", "median"))
+                for r in csv.DictReader(f)}
+    seen = 0
+    for html in site.public.rglob("index.html"):
+        text = html.read_text()
+        if "/embed/" in str(html):
+            continue
+        for chart in re.findall(r'id="chart-([^"]+)" data-kind="published-summary"', text):
+            fig = figure(text, chart)
+            rows = list(csv.DictReader((site.public / re.search(r'<a href="([^"]+\.csv)" download>', fig)
+                                        .group(1).lstrip("/")).open()))
+            table = {(r[0], r[1]): r[2:6] for r in cells(fig)}
+            assert len(rows) == len(table) == len(data), chart
+            for r in rows:
+                want = data[(r["build"], r["config"], int(r["threads"]), r["group"])]
+                assert tuple(float(r[c]) for c in ("min", "max", "avg", "median")) == want, (chart, r)
+                assert table[(r["series"], r["group"])] == [fixed(x) for x in want], (chart, r)
+            seen += 1
+    assert seen >= 2
+    md = (PROJECT / "content" / "investigations" / "innodb-myrocks-over-time.md").read_text()
+
+    def medians(build_prefix: str, threads: int) -> str:
+        return ", ".join(fixed(v[3]) for (b, _, t, g), v in sorted(data.items(), key=lambda i: i[0][3])
+                         if b.startswith(build_prefix) and t == threads)
+
+    innodb_1, innodb_24 = medians("my8032", 1).split(", "), medians("my8032", 24).split(", ")
+    claims = [f"median rQPS {innodb_1[0]} for point, {innodb_1[1]} for range, {innodb_1[2]} for writes",
+              f"median rQPS {innodb_24[0]} for point and {innodb_24[2]} for writes, but {innodb_24[1]} for range",
+              f"point and write medians rise to {innodb_24[0]} and {innodb_24[2]} but range stays at {innodb_24[1]}",
+              f"(medians {medians('fbmy8032', 1)})", f"at 24 threads ({medians('fbmy8032', 24)})"]
+    assert [c for c in claims if c not in md] == []
