@@ -473,3 +473,28 @@ def test_a_published_summary_reads_as_its_data_file_and_its_investigation_quotes
               f"point and write medians rise to {innodb_24[0]} and {innodb_24[2]} but range stays at {innodb_24[1]}",
               f"(medians {medians('fbmy8032', 1)})", f"at 24 threads ({medians('fbmy8032', 24)})"]
     assert [c for c in claims if c not in md] == []
+
+
+@pytest.mark.browser
+def test_the_explorers_throughputs_read_as_the_charts_tooltips(page, server, site):
+    """The beelink heatmap's 'Explore this' as a table: every throughput and base throughput is the
+    database's QPS as the heatmap's tooltip prints it (d3 ',.2f', its THROUGHPUT_TOOLTIP), which the
+    pages' tables print to the same 2 decimals. The explorer printed up to 4 decimals: a scan's
+    3.875 krows/s read 3.875 there and 3.88 in the chart."""
+    html = (site.public / "campaigns" / BEELINK / "index.html").read_text()
+    fig = figure(html, next(c for c in re.findall(r'id="chart-(heatmap-[^"]+)"', html)))
+    href = unescape(re.search(r'class="explore-link"[^>]*href="([^"]+)"', fig).group(1))
+    # the scan rows (krows/s to 3 decimals) are past the table's first 400 rows: searched for
+    explorer(page, server + href.replace("view=heatmap", "view=table") + "&q=scan")
+    q = dict(p.split("=", 1) for p in href.split("?", 1)[1].split("&"))
+    qps = {(label(m, rng), v): x for m, rng, v, x in db(site).execute(
+        "SELECT microbenchmark, \"range\", build || '.' || config, qps FROM measured_qps "
+        "WHERE campaign = ? AND server = 'beelink' AND threads = ?", [BEELINK, int(q["threads"])]).fetchall()}
+    rows = explorer_table(page)
+    assert len(rows) >= 13
+    pairs = [(r["throughput"], qps[(r["microbenchmark"], r["variant"])]) for r in rows] + [
+        (r["base throughput"], qps[(r["microbenchmark"], r["base variant"])]) for r in rows]
+    assert any(round(x, 2) != x for _, x in pairs)  # some have more than 2 decimals (3.875)
+    tooltip = page.evaluate("xs => xs.map(vega.defaultLocale().format(',.2f'))", [x for _, x in pairs])
+    assert [t for (t, _), want in zip(pairs, tooltip, strict=True) if t != want] == []
+    assert all(fixed(x, 2, grouped=True) == t for (t, x) in pairs)

@@ -744,7 +744,11 @@
       return "0";
     }
     var places = 2 - Math.floor(Math.log10(Math.abs(v)));
-    var text = places >= 0 ? v.toFixed(places) : Number(v.toPrecision(3)).toFixed(0);
+    return grouped(places >= 0 ? v.toFixed(places) : Number(v.toPrecision(3)).toFixed(0));
+  }
+
+  // Thousands separated as a chart's d3-format ',' and Python's ',' separate them.
+  function grouped(text) {
     var parts = text.split(".");
     parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     return parts.join(".");
@@ -769,7 +773,8 @@
     if (isCost(s)) {
       return significant(v);
     }
-    return v.toLocaleString("en-US", { maximumFractionDigits: 4 });
+    // a throughput as a chart's tooltip prints it (',.2f'): 3.875 krows/s read 3.875 here, 3.88 there
+    return grouped(v.toFixed(2));
   }
 
   function ratioClass(v, band) {
