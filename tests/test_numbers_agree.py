@@ -498,3 +498,31 @@ def test_the_explorers_throughputs_read_as_the_charts_tooltips(page, server, sit
     tooltip = page.evaluate("xs => xs.map(vega.defaultLocale().format(',.2f'))", [x for _, x in pairs])
     assert [t for (t, _), want in zip(pairs, tooltip, strict=True) if t != want] == []
     assert all(fixed(x, 2, grouped=True) == t for (t, x) in pairs)
+
+
+def test_every_charts_ratio_is_printed_as_the_tables_print_it(site):
+    """Each Vega-Lite spec the site serves prints an rQPS, a cost's ratio to its base or a summary
+    of rQPS (tooltip or text) at 2 decimals, as every table beside it and the explorer do. The
+    ladder chart's tooltip read rQPS 0.875 (.3f) where its table read 0.88, and a cost chart's
+    'relative to base' 1.015 where its table and the explorer read 1.01."""
+    import json
+
+    ratios = {"rqps", "relative", "min", "max", "avg", "median"}
+    found: list[tuple[str, str, str]] = []
+
+    def walk(node, where: str) -> None:
+        if isinstance(node, dict):
+            field = node.get("field")
+            if isinstance(field, str) and "format" in node and (field in ratios or field.startswith("rqps_t")):
+                found.append((where, field, node["format"]))
+            for v in node.values():
+                walk(v, where)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, where)
+
+    for spec in site.public.rglob("*.vl.json"):
+        walk(json.loads(spec.read_text()), spec.relative_to(site.public).as_posix())
+    kinds = {w.split("/")[-1].split("-")[0] for w, _, _ in found}
+    assert {"ladder", "costs", "heatmap", "summary"} <= kinds, kinds
+    assert [f for f in found if f[2] != ".2f"] == []

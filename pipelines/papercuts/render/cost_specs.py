@@ -11,7 +11,7 @@ def costs_beside_rqps(title: str, rows: list[dict], variants: list[str], measure
         {"field": "measure", "title": "measure"},
         {"field": "microbenchmark", "title": "microbenchmark"},
         {"field": "variant", "title": "variant"},
-        {"field": "relative", "title": "relative to base", "format": ".3f"},
+        {"field": "relative", "title": "relative to base", "format": ".2f"},  # as the table: 2 decimals
         # 3 significant digits, as the table's: ',.4~g' wrote 123456 cycles '1.235e+5'
         {"field": "value", "title": "value", "format": ",.3r"},
         {"field": "base_value", "title": "base value", "format": ",.3r"},

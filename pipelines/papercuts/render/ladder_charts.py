@@ -105,7 +105,7 @@ def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
          "axis": {"format": "~g", "values": ticks}}
     colour = {"field": "series", "type": "nominal", "title": "series", "scale": {"scheme": "tableau10"}}
     tooltip = [{"field": "series"}, {"field": "variant", "title": "build.config"}, {"field": "version"},
-               {"field": "rqps", "title": "rQPS", "format": ".3f"}, {"field": "n", "title": "microbenchmarks"},
+               {"field": "rqps", "title": "rQPS", "format": ".2f"}, {"field": "n", "title": "microbenchmarks"},
                {"field": "change", "title": "change from the previous segment", "format": "+.1%"}]
     # One symbol per build and line, a large ring where a change starts: sized by a field, as a
     # filter or a condition would need a predicate or an expression in the spec.
