@@ -533,3 +533,35 @@ def test_every_charts_ratio_is_printed_as_the_tables_print_it(site):
     kinds = {w.split("/")[-1].split("-")[0] for w, _, _ in found}
     assert {"ladder", "costs", "heatmap", "summary"} <= kinds, kinds
     assert [f for f in found if f[2] != ".2f"] == []
+
+
+def test_the_busy_wait_investigations_calibration_numbers_are_its_data(site):
+    """The busy-wait investigation's calibration numbers, computed from the calibration tables: the
+    fitted µs per unit of each server, the N=6 expected wait before and after 8.0.30 on dell32 and
+    beelink, how many times ut_rnd_interval the fast PRNG takes at -O2, and the draw's share of the
+    wait (ut::random_from_interval_fast's range, and the largest share of any function)."""
+    from papercuts.paths import PROJECT
+
+    con = db(site)
+    cal = {s: dict(zip(("us", "before", "after", "times"), r, strict=True)) for s, *r in con.execute(
+        "SELECT server, us_per_unit, wait_us_excluded, wait_us_included, fast_over_old FROM calibration_summary "
+        "WHERE calibration LIKE '2024-10-23-%'").fetchall()}
+    assert len(cal) == 5
+    fast_lo, fast_hi, top = con.execute(
+        "SELECT min(draw_over_wait) FILTER (function = 'ut::random_from_interval_fast'), "
+        "max(draw_over_wait) FILTER (function = 'ut::random_from_interval_fast'), max(draw_over_wait) "
+        "FROM draw_cost WHERE calibration LIKE '2024-10-23-%'").fetchone()
+    amd = sorted(cal[s]["times"] for s in ("pn53", "ax162-s", "dell32"))
+    text = (PROJECT / "content" / "investigations" / f"{INVESTIGATION}.md").read_text()
+    claims = [f"{fixed(cal['pn53']['us'])} µs per unit on pn53, {fixed(cal['ax162-s']['us'])} on ax162-s and "
+              f"{fixed(cal['dell32']['us'])} on dell32", f"{fixed(cal['beelink']['us'])} on beelink and "
+              f"{fixed(cal['socket2']['us'])} on socket2",
+              f"from {fixed(cal['dell32']['before'])} to {fixed(cal['dell32']['after'])} µs on dell32 and from "
+              f"{fixed(cal['beelink']['before'])} to {fixed(cal['beelink']['after'])} µs on beelink",
+              f"takes {fixed(amd[0], 1)} to {fixed(amd[-1], 1)} times as long as ut_rnd_interval on pn53, ax162-s and "
+              f"dell32, {fixed(cal['beelink']['times'], 1)} times on beelink and {fixed(cal['socket2']['times'], 1)} "
+              "times on socket2",
+              f"costs {fixed(100 * fast_lo)}% to {fixed(100 * fast_hi)}% of the expected wait",
+              f"The largest share in the tables is {fixed(100 * top)}%"]
+    flat = re.sub(r"\s+", " ", text)
+    assert [c for c in claims if c not in flat] == []
