@@ -565,3 +565,26 @@ def test_the_busy_wait_investigations_calibration_numbers_are_its_data(site):
               f"The largest share in the tables is {fixed(100 * top)}%"]
     flat = re.sub(r"\s+", " ", text)
     assert [c for c in claims if c not in flat] == []
+
+
+@pytest.mark.browser
+def test_the_explorers_tooltips_read_an_rqps_as_the_sites_charts_do(page, server, site):
+    """The explorer's own charts print an rQPS in their tooltips to 2 decimals, as the campaign's
+    heatmap tooltip (.2f), its table and the explorer's table do: its bars, heatmap and ladder
+    tooltips printed '.3f' (update-index 0.560 beside the heatmap's 0.56)."""
+    want = busy_rqps(site, None)
+    html = (site.public / "campaigns" / BUSY / "index.html").read_text()
+    fig = figure(html, next(c for c in re.findall(r'id="chart-(heatmap-[^"]+)"', html) if "-24-" in c))
+    explorer(page, server + unescape(re.search(r'class="explore-link"[^>]*href="([^"]+)"', fig).group(1)))
+    marks = page.locator("#explore-chart g.mark-rect.role-mark path")
+    assert marks.count() == len(want)
+    # the tooltip, over the value printed on a cell (it carries the cell's tooltip)
+    texts = page.locator("#explore-chart g.mark-text.role-mark text")
+    tooltip = page.locator("#vg-tooltip-element")
+    for i in range(0, len(want), 17):
+        texts.nth(i).hover()
+        tooltip.wait_for(state="visible")
+        shown = tooltip.inner_text()
+        said = dict(re.findall(r"^([^\t\n:]+):?\t([^\n]*)$", shown, re.M))
+        assert said.get("rQPS") == fixed(want[(said["microbenchmark"], said["variant"])]), shown
+        page.mouse.move(0, 0)

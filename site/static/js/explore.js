@@ -493,7 +493,7 @@
   function tooltip(s) {
     var t = [{ field: "microbenchmark", title: "microbenchmark" }, { field: "variant", title: "variant" }];
     if (s.metric === "rqps") {
-      t.push({ field: "rqps", title: "rQPS", format: ".3f" });
+      t.push({ field: "rqps", title: "rQPS", format: ".2f" });  // as the site's charts and tables
       if (s.measured) {
         t.push({ field: "qps", title: "throughput", format: ",.2f" },
                { field: "base_qps", title: "base throughput", format: ",.2f" }, { field: "unit", title: "unit" });
@@ -503,7 +503,7 @@
              { field: "base_value", title: "base throughput", format: ",.2f" }, { field: "unit", title: "unit" });
     } else {
       t.push({ field: "value", title: "value", format: COST_FORMAT }, { field: "base_value", title: "base value", format: COST_FORMAT },
-             { field: "unit", title: "unit" }, { field: "ratio", title: "/ base", format: ".3f" });
+             { field: "unit", title: "unit" }, { field: "ratio", title: "/ base", format: ".2f" });
     }
     return t;
   }
@@ -620,7 +620,7 @@
         mark: { type: "line", strokeWidth: 3 },
         encoding: { x: x, y: { field: "median", type: "quantitative" },
                     color: { field: "group", type: "nominal", sort: GROUPS, title: "group" },
-                    tooltip: [{ field: "group" }, { field: "variant" }, { field: "median", format: ".3f", title: "group median" }] } }
+                    tooltip: [{ field: "group" }, { field: "variant" }, { field: "median", format: ".2f", title: "group median" }] } }
     ];
     if (ratio) {
       layers.push({ mark: { type: "rule", color: "#222", strokeDash: [4, 3] }, encoding: { y: { datum: 1 } } });
