@@ -1,0 +1,67 @@
+"""The site as a reader who uses the keyboard, a screen reader, zoom or a dark theme meets it, in Chromium."""
+from __future__ import annotations
+
+import pytest
+
+from papercuts.reader import draw_every_chart
+
+pytestmark = pytest.mark.browser
+
+CAMPAIGN = "/campaigns/2024-10-23-busy-wait-dell32/"  # a heatmap, and ratio cells of all three kinds
+
+# Every text whose colour reads at less than 4.5:1 on the background under it (3:1 for large text),
+# as "<selector> <colour> on <background> = <ratio>: <text>". The background is the nearest
+# ancestor's opaque background colour, with any translucent ones above it blended in.
+LOW_CONTRAST = r"""() => {
+  const parse = c => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const blend = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+  const background = el => { const layers = [];
+    for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+    let under = layers.length && layers[layers.length - 1][3] >= 1 ? layers.pop() : [255, 255, 255, 1];
+    while (layers.length) { under = blend(layers.pop(), under); } return under; };
+  const out = [];
+  const check = (el, pseudo, text) => { const s = getComputedStyle(el, pseudo);
+    if (s.display === "none" || s.visibility === "hidden") return;
+    const bg = background(el), fg = blend(parse(s.color), bg);
+    const a = lum(fg), b = lum(bg), ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(s.fontSize), large = size >= 24 || (Number(s.fontWeight) >= 700 && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5)) {
+      const where = `${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""}${pseudo || ""}`;
+      out.push(`${where} ${s.color} on rgb(${bg.slice(0, 3).map(Math.round)}) = ${ratio.toFixed(2)}: ${text}`);
+    } };
+  const seen = new Set(), walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walk.nextNode());) { const el = n.parentElement;
+    if (n.textContent.trim() && el && !seen.has(el) && el.getClientRects().length
+        && !el.closest("svg, noscript, script")) {
+      seen.add(el); check(el, null, n.textContent.trim().slice(0, 40)); } }
+  document.querySelectorAll("td.lt1, td.gt1, td.eq1").forEach(el => check(el, "::after", "its arrow"));
+  return out; }"""
+
+
+def low_contrast(page, server, url) -> list[str]:
+    page.goto(server + url)
+    draw_every_chart(page)
+    return page.evaluate(LOW_CONTRAST)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_keeps_4_5_to_1_contrast_in_both_themes(browser, server, scheme):
+    page = browser.new_page(color_scheme=scheme)
+    for url in ("/", CAMPAIGN, "/ladders/pn53-mysql-1/", "/embed/"):
+        assert low_contrast(page, server, url) == [], url
+    page.close()
+
+
+def test_the_tooltip_reads_in_the_dark_theme(browser, server):
+    page = browser.new_page(color_scheme="dark")
+    page.goto(server + CAMPAIGN)
+    page.locator(".vega-chart[data-rendered]").first.wait_for()
+    page.locator(".vega-chart svg text[role=graphics-symbol]").first.hover()
+    page.locator("#vg-tooltip-element.visible").wait_for()
+    bad = [line for line in page.evaluate(LOW_CONTRAST) if "vg-tooltip" in line or "key" in line or "value" in line]
+    assert bad == []
+    page.close()
