@@ -65,3 +65,21 @@ def test_the_tooltip_reads_in_the_dark_theme(browser, server):
     bad = [line for line in page.evaluate(LOW_CONTRAST) if "vg-tooltip" in line or "key" in line or "value" in line]
     assert bad == []
     page.close()
+
+
+@pytest.mark.parametrize("url, chart", [(CAMPAIGN, ".vega-chart[data-rendered]"),
+                                        ("/explore/?server=dell32&view=heatmap", "#explore-chart")])
+@pytest.mark.parametrize("kind, opening", [("SVG", b"<svg"), ("PNG", b"\x89PNG")])
+def test_a_chart_saved_from_the_keyboard_is_its_image(browser, server, url, chart, kind, opening):
+    """vega-embed's "Save as" links get their image on mousedown, which Enter does not send."""
+    context = browser.new_context(accept_downloads=True)
+    page = context.new_page()
+    page.goto(server + url)
+    page.locator(f"{chart} svg").first.wait_for()
+    page.locator(chart).first.get_by_role("link", name=f"Save as {kind}").focus()
+    page.wait_for_timeout(300)  # a reader's pause between reaching the link and pressing Enter
+    with page.expect_download() as saved:
+        page.keyboard.press("Enter")
+    with open(saved.value.path(), "rb") as f:
+        assert f.read(len(opening)) == opening, saved.value.suggested_filename
+    context.close()
