@@ -83,3 +83,21 @@ def test_a_chart_saved_from_the_keyboard_is_its_image(browser, server, url, char
     with open(saved.value.path(), "rb") as f:
         assert f.read(len(opening)) == opening, saved.value.suggested_filename
     context.close()
+
+
+REVIEWED = ["/", "/investigations/innodb-busy-wait-8030/", "/servers/dell32/", CAMPAIGN, "/ladders/pn53-mysql-1/",
+            "/regressions/", "/explore/", "/embed/"]
+
+
+def test_at_200_percent_zoom_no_page_scrolls_sideways(browser, server):
+    """320 CSS px (a 640 px window at 200 %): the text reflows; only tables and charts scroll, in their boxes."""
+    page = browser.new_page(viewport={"width": 320, "height": 640})
+    wide = {}
+    for url in REVIEWED:
+        page.goto(server + url)
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if width[0] > width[1]:
+            wide[url] = width
+    assert wide == {}
+    page.close()
