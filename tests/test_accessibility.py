@@ -101,3 +101,30 @@ def test_at_200_percent_zoom_no_page_scrolls_sideways(browser, server):
             wide[url] = width
     assert wide == {}
     page.close()
+
+
+STRUCTURE = r"""() => {
+  const levels = [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map(h => Number(h.tagName[1]));
+  const named = c => c.getAttribute("aria-label") || c.getAttribute("aria-labelledby")
+    || [...(c.labels || [])].some(l => l.textContent.trim()) || (c.tagName === "BUTTON" && c.textContent.trim());
+  return {
+    lang: document.documentElement.lang,
+    h1: levels.filter(l => l === 1).length,
+    skipped: levels.filter((l, i) => i > 0 && l > levels[i - 1] + 1).length,
+    main: document.querySelectorAll("main#main").length,
+    nav: document.querySelectorAll("nav[aria-label]").length > 0,
+    noAlt: [...document.querySelectorAll("img:not([alt])")].map(i => i.src),
+    unnamed: [...document.querySelectorAll("input, select, textarea, button")].filter(c => !named(c))
+      .map(c => c.outerHTML.slice(0, 80)),
+    vague: [...document.querySelectorAll("a[href]")].map(a => a.textContent.trim().toLowerCase())
+      .filter(t => !t || ["here", "click here", "more", "link", "this"].includes(t)),
+  }; }"""
+
+
+def test_every_reviewed_page_has_its_language_one_h1_landmarks_and_named_controls(page, server):
+    """What the review of 2026-11-28 found right, kept so: a guard, not a fix."""
+    for url in REVIEWED:
+        page.goto(server + url)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate(STRUCTURE) == {"lang": "en", "h1": 1, "skipped": 0, "main": 1, "nav": True,
+                                            "noAlt": [], "unnamed": [], "vague": []}, url
