@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from papercuts.reader import draw_every_chart
 
@@ -128,3 +129,14 @@ def test_every_reviewed_page_has_its_language_one_h1_landmarks_and_named_control
         page.wait_for_load_state("networkidle")
         assert page.evaluate(STRUCTURE) == {"lang": "en", "h1": 1, "skipped": 0, "main": 1, "nav": True,
                                             "noAlt": [], "unnamed": [], "vague": []}, url
+
+
+def test_a_charts_data_table_is_named_after_its_chart(page, server):
+    """A screen reader's list of a page's tables says which chart each is the data of."""
+    for url in ("/servers/dell32/", CAMPAIGN):
+        page.goto(server + url)
+        figures = page.locator("figure.chart:has(table.data-table)")
+        assert figures.count() > 0, url
+        for figure in figures.all():
+            title = figure.locator("figcaption strong").inner_text()
+            expect(figure.locator("table.data-table")).to_have_accessible_name(f"Data of the chart: {title}")
