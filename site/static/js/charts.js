@@ -186,40 +186,6 @@
     }
   }
 
-  // vega-embed gives its "Save as SVG/PNG" links their image on mousedown: followed from the
-  // keyboard (Enter, no mousedown) a link still pointed at "#" and saved the page's own HTML under
-  // the image's name. The image is made as soon as the link has the focus, as a reader tabs to it;
-  // Enter pressed before it is ready waits for it (and follows the link from script, in this tab).
-  function exportsByKeyboard(el, view, scale) {
-    Array.prototype.forEach.call(el.querySelectorAll(".vega-actions a[download]"), function (a) {
-      var type = /\.(svg|png)$/.exec(a.getAttribute("download") || "");
-      var image = null;
-      if (!type) {
-        return;
-      }
-      var make = function () {
-        image = image || view.toImageURL(type[1], scale[type[1]]).then(function (url) {
-          if (a.getAttribute("href") === "#") {
-            a.href = url;
-          }
-          return url;
-        });
-        return image;
-      };
-      a.addEventListener("focus", make);
-      a.addEventListener("click", function (e) {
-        if (a.getAttribute("href") !== "#") {
-          return;
-        }
-        e.preventDefault();
-        make().then(function () {
-          a.removeAttribute("target");
-          a.click();
-        });
-      });
-    });
-  }
-
   function render(el) {
     if (el.dataset.drawing) {
       return;
@@ -229,7 +195,7 @@
       var available = el.clientWidth || window.innerWidth;
       return vegaEmbed(el, fitTitle(fitWidth(spec, available), available - TITLE_MARGIN_PX), options(el));
     }).then(function (result) {
-      exportsByKeyboard(el, result.view, OPTIONS_SCALE);
+      window.papercutsExportsByKeyboard(el, result.view, OPTIONS_SCALE);  // exports.js
       el.dataset.rows = String(result.view.data("table").length);
       markWide(el);
       el.dataset.ms = String(Math.round(performance.now()));  // drawn, since navigation began

@@ -1182,44 +1182,10 @@
         return;
       }
       view = res.view;
-      exportsByKeyboard(chartEl, res.view, EMBED.scaleFactor);
+      window.papercutsExportsByKeyboard(chartEl, res.view, EMBED.scaleFactor);  // exports.js
       shape = parts.shape;
       done(res.view);
     }).catch(failed);
-  }
-
-  // vega-embed gives its "Save as SVG/PNG" links their image on mousedown: followed from the
-  // keyboard (Enter, no mousedown) a link still pointed at "#" and saved the page's own HTML under
-  // the image's name. The image is made as soon as the link has the focus, as a reader tabs to it;
-  // Enter pressed before it is ready waits for it (and follows the link from script, in this tab).
-  function exportsByKeyboard(el, view, scale) {
-    Array.prototype.forEach.call(el.querySelectorAll(".vega-actions a[download]"), function (a) {
-      var type = /\.(svg|png)$/.exec(a.getAttribute("download") || "");
-      var image = null;
-      if (!type) {
-        return;
-      }
-      var make = function () {
-        image = image || view.toImageURL(type[1], scale[type[1]]).then(function (url) {
-          if (a.getAttribute("href") === "#") {
-            a.href = url;
-          }
-          return url;
-        });
-        return image;
-      };
-      a.addEventListener("focus", make);
-      a.addEventListener("click", function (e) {
-        if (a.getAttribute("href") !== "#") {
-          return;
-        }
-        e.preventDefault();
-        make().then(function () {
-          a.removeAttribute("target");
-          a.click();
-        });
-      });
-    });
   }
 
   function forget() {
