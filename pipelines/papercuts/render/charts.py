@@ -21,7 +21,7 @@ from . import (
     repetition_charts,
     tables,
 )
-from .embeds import page_as_of
+from .embeds import named_as_of
 from .registry import KINDS, Drawn, Kind
 
 # A chart's table as its page prints it (tables.html), read by Hugo and never published. Not .html:
@@ -102,11 +102,10 @@ def make_chart(con: duckdb.DuckDBPyConnection, d: dict, where: str) -> Chart:
 
 
 def data_as_of(con, d: dict) -> str:
-    """The newest date of what a chart definition names (a campaign, calibrations, a ladder), or ""
-    when it names none: a ladder page's chart of a 2025-12-17 campaign said "Data as of 2026-04-03",
-    its server's newest, on its embed page and its images."""
-    named = d.get("campaign") or d.get("calibrations") or d.get("ladder")
-    return page_as_of(con, charts=[d]) if named else ""
+    """The newest date of what a chart definition names, or "" when it names none (its page's then):
+    a ladder page's chart of a 2025-12-17 campaign said "Data as of 2026-04-03", its server's
+    newest, on its embed page and its images."""
+    return named_as_of(con, [d])
 
 
 @lru_cache(maxsize=1)  # once per build's connection: every chart of the site uses the same colours

@@ -66,8 +66,14 @@ def page_as_of(con, campaign: str | None = None, server: str | None = None, char
         return dates.get(("campaign", campaign)) or ""
     if server is not None:
         return dates.get(("server", server)) or ""
-    named = [dates.get(key) for key in _named(con, charts or [])]
-    return max((d for d in named if d), default="") or dates.get(("site", "")) or ""
+    return named_as_of(con, charts or []) or dates.get(("site", "")) or ""
+
+
+def named_as_of(con, charts: list[dict]) -> str:
+    """The newest date of what chart definitions name (a campaign, calibrations, a ladder), or ""
+    when they name none: one chart's date (charts.data_as_of), or a page's (page_as_of)."""
+    dates = _as_of(con)
+    return max((d for key in _named(con, charts) if (d := dates.get(key))), default="")
 
 
 def _named(con, charts: list[dict]):
