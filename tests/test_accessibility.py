@@ -1,6 +1,8 @@
 """The site as a reader who uses the keyboard, a screen reader, zoom or a dark theme meets it, in Chromium."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -140,3 +142,18 @@ def test_a_charts_data_table_is_named_after_its_chart(page, server):
         for figure in figures.all():
             title = figure.locator("figcaption strong").inner_text()
             expect(figure.locator("table.data-table")).to_have_accessible_name(f"Data of the chart: {title}")
+
+
+def test_an_embed_page_is_one_landmark_headed_by_its_chart_and_its_new_tab_links_say_so(page, server):
+    """A screen reader that enters a blog post's frame lands in the chart's landmark, hears its title
+    as the frame's heading, and is told that a link leaves the post for a new tab (the CSV downloads)."""
+    page.goto(f"{server}/embed{CAMPAIGN}heatmap-2024-10-23-busy-wait-dell32-24-my8028-rel-o2nofp-z11a-c32r128/")
+    assert page.evaluate(STRUCTURE) | {"nav": None} == {"lang": "en", "h1": 1, "skipped": 0, "main": 1, "nav": None,
+                                                          "noAlt": [], "unnamed": [], "vague": []}
+    title = page.locator("figcaption strong").inner_text()
+    expect(page.get_by_role("main").get_by_role("heading", level=1)).to_have_text(title)
+    new_tab = page.locator("a[target=_blank]:not([download])")
+    assert new_tab.count() >= 2  # the source and the chart's page
+    for link in new_tab.all():
+        expect(link).to_have_accessible_name(re.compile(r"\S \(opens in a new tab\)$"))
+    expect(page.locator(".embed-source .visually-hidden").first).to_have_css("width", "1px")
