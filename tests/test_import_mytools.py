@@ -517,12 +517,12 @@ def test_one_maximum_thread_count_for_the_flag_campaign_toml_and_results_csv():
 
 def _refused(data: Path, src: Path, capsys, monkeypatch) -> tuple[str, list]:
     """`papercuts import mytools src` fails: its stderr, and the files it began to copy (none)."""
-    import papercuts.importer
+    import papercuts.importer.place
     from papercuts.cli import main
 
     copied: list = []
     real = shutil.copyfile
-    monkeypatch.setattr(papercuts.importer.shutil, "copyfile", lambda a, b: (copied.append(a), real(a, b))[1])
+    monkeypatch.setattr(papercuts.importer.place.shutil, "copyfile", lambda a, b: (copied.append(a), real(a, b))[1])
     before = digest(data)
     assert main(["import", "mytools", str(src), "--data", str(data), "--server", "c8r32",
                  "--campaign", CAMPAIGN]) == 1
@@ -563,9 +563,9 @@ def test_a_special_file_is_refused_at_its_name_not_with_a_traceback(data, tmp_pa
 
 def test_a_folder_of_more_files_than_a_campaign_may_hold_is_refused_before_copying(data, tmp_path, capsys,
                                                                                    monkeypatch):
-    import papercuts.importer
+    import papercuts.importer.place
 
-    monkeypatch.setattr(papercuts.importer, "MAX_CAMPAIGN_FILES", 12)  # the check's 10,000, made small here
+    monkeypatch.setattr(papercuts.importer.place, "MAX_CAMPAIGN_FILES", 12)  # the check's 10,000, made small here
     src = tmp_path / "src"
     shutil.copytree(LATIN, src)
     for i in range(10):

@@ -117,6 +117,11 @@ class Paths:
         return _rel(str(path), os.getcwd())
 
 
+def shown(path: Path) -> str:
+    """A path as papercuts check prints one (Paths.rel), where no Paths is at hand (the importer)."""
+    return _rel(str(path), os.getcwd())
+
+
 # Both are asked for every row read from an archive's tables (tens of thousands of times per
 # file): remembered per path (and working directory) rather than recomputed through pathlib.
 @lru_cache(maxsize=65536)
