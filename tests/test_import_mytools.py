@@ -830,3 +830,37 @@ def test_a_file_that_cannot_be_written_is_an_error_not_a_traceback(data, capsys,
     assert err == (f"papercuts: error: {shown(data)} (writing the campaign's copy): No space left on device; the "
                    "import stopped there and nothing was changed\n"), err
     assert digest(data) == before and not (data / "campaigns").exists()
+
+
+def test_engine_is_given_to_the_builds_whose_name_does_not_tell_and_refused_where_none_needs_it(data, tmp_path):
+    """--engine made every new build of the archive that engine: a MariaDB build imported beside an
+    fbmysql one with --engine myrocks was published as MyRocks. It is for the builds whose name does
+    not tell (fbmysql runs InnoDB or MyRocks), and refused, not dropped, where no new build needs it."""
+    src = tmp_path / "apr26.pn53.sb.ma.latin"
+    shutil.copytree(LATIN, src)
+    for f in src.iterdir():  # one MariaDB build of the archive renamed an fbmysql one, in every file
+        f.write_text(f.read_text().replace("ma100244_rel_withdbg", "fbmy8032_rel_withdbg"))
+    before = digest(data)
+    with pytest.raises(UserError, match=r"cannot tell the DBMS, version or engine .* pass --engine for fbmysql"):
+        run(src, data)
+    assert digest(data) == before
+    problems, _ = run(src, data, engine="myrocks")
+    assert problems.errors == []
+    engines = {r["id"]: (r["dbms"], r["engine"]) for r in csv.DictReader(open(data / "builds.csv"))}
+    assert engines["fbmy8032_rel_withdbg"] == ("fbmysql", "myrocks")
+    assert engines["ma100230_rel_withdbg"] == engines["ma130000_rel_withdbg"] == ("mariadb", "innodb")
+    shutil.rmtree(data / "campaigns" / CAMPAIGN)
+    with pytest.raises(UserError) as e:  # every build is in builds.csv now
+        run(src, data, engine="innodb")
+    assert str(e.value).startswith("--engine innodb: every build of apr26.pn53.sb.ma.latin is in builds.csv already")
+
+
+def test_engine_for_an_archive_whose_build_names_all_tell_theirs_is_refused(data):
+    before = digest(data)
+    with pytest.raises(UserError) as e:
+        run(LATIN, data, engine="myrocks")
+    assert str(e.value).startswith("--engine myrocks: every new build of 2026-04-03-pn53-mariadb-latin1/raw names its "
+                                   "engine (ma100230_rel_withdbg: innodb, "), str(e.value)
+    assert str(e.value).endswith("; leave --engine out (it is for builds whose name does not tell, such as "
+                                 "fbmysql's); nothing was changed")
+    assert digest(data) == before

@@ -99,10 +99,16 @@ def catalog_rows(found: Found, catalogs: dict[str, list[dict]], source: str, arc
                   engine: str | None, copied: list[str]) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {"builds": [], "configs": [], "microbenchmarks": []}
     builds, configs = ids(catalogs["builds"]), ids(catalogs["configs"])
+    told: dict[str, str] = {}  # the new builds whose names tell their engine
     for build_id, name in sorted(found.builds.items()):
         if build_id in builds:
             continue
-        dbms_engine = engine or ("myrocks" if "rocks" in name.build else ENGINES.get(name.dbms or ""))
+        # --engine is for the builds whose name does not tell (fbmysql runs InnoDB or MyRocks): it
+        # made every new build of the archive that engine, a MySQL beside them too, without a word.
+        own = "myrocks" if "rocks" in name.build else ENGINES.get(name.dbms or "")
+        dbms_engine = own or engine
+        if own:
+            told[build_id] = own
         if name.dbms is None or name.version is None or dbms_engine is None:
             raise UserError(f"'{name.text}' in {archive}: cannot tell the DBMS, version or engine from the build "
                             "name; add the build to builds.csv first (or pass --engine for fbmysql builds)")
@@ -111,6 +117,11 @@ def catalog_rows(found: Found, catalogs: dict[str, list[dict]], source: str, arc
                               "notes": f"Parsed from the mytools build name {name.text} in {archive}.{rerun}",
                               "source": source})
         builds.add(build_id)
+    if engine and len(told) == len(out["builds"]):  # it would be dropped without a word
+        why = (f"every new build of {archive} names its engine ({', '.join(f'{b}: {e}' for b, e in told.items())})"
+               if told else f"every build of {archive} is in builds.csv already, with its engine")
+        raise UserError(f"--engine {engine}: {why}; leave --engine out (it is for builds whose name does not "
+                        "tell, such as fbmysql's); nothing was changed")
     for config in sorted(found.configs - configs):
         cnf = [f for f in copied if f.endswith(config) or f".{config}_" in f]
         kept = f" Its my.cnf is kept under raw/ ({', '.join(cnf)})." if cnf else " Its settings are not in the archive."
