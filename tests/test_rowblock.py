@@ -21,11 +21,20 @@ PLAIN = {
           "dell32,my8028_rel_o2nofp,z11a_c32r128,point-query,100,8,9876.25,12.5\n",
     "crlf and a BOM": "\ufeff" + f"{HEADER}\r\ndell32,b,c,m,,16,1e3,2\r\ndell32,b,c,m,,32,.5,\r\n",
     "another order, no final newline": "qps,threads,microbenchmark,config,build,server\n7,1,m,c,b,s\n8,2,m,c,b,s",
+    "crlf, no final line end": f"{HEADER}\r\ndell32,b,c,m,,16,1e3,2\r\ndell32,b,c,m,,32,.5,",
 }
 ROW_BY_ROW = {
     "a quoted field": f'{HEADER}\ndell32,b,c,"m",100,1,5,\n',
     "a short line": f"{HEADER}\ndell32,b,c,m,100,1,5\n",
     "a blank line": f"{HEADER}\ndell32,b,c,m,100,1,5,\n\ndell32,b,c,m,100,2,5,\n",
+    # the lines are checked over the file's bytes at once (_lines_in_bulk), as csvfile._lines checks them
+    "a blank last line": f"{HEADER}\ndell32,b,c,m,100,1,5,\n\n",
+    "a blank CRLF line": f"{HEADER}\r\ndell32,b,c,m,100,1,5,\r\n\r\n",
+    "a line of spaces last, no line end": f"{HEADER}\ndell32,b,c,m,100,1,5,\n  ",
+    "a blank header line": f"\n{HEADER}\ndell32,b,c,m,100,1,5,\n",
+    "a lone carriage return": f"{HEADER}\ndell32,b,c,m,100,1,5,\rdell32,b,c,m,100,2,5,\n",
+    "CRLF and LF mixed": f"{HEADER}\r\ndell32,b,c,m,100,1,5,\n",
+    "a CR before a CRLF": f"{HEADER}\r\ndell32,b,c,m,100,1,5,\r\r\n",
     "a bad number": f"{HEADER}\ndell32,b,c,m,100,1,5;0,\n",
     "an empty qps": f"{HEADER}\ndell32,b,c,m,100,1,,\n",
     "spaces around": f"{HEADER}\ndell32, b,c,m,100,1,5,\n",
