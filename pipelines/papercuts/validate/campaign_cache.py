@@ -21,7 +21,7 @@ import stat
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from functools import lru_cache
+from functools import lru_cache, partial
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -78,9 +78,13 @@ def store(entry: Path, saved) -> None:
     """Written whole or not at all (a build killed meanwhile leaves the last entry)."""
     entry.parent.mkdir(parents=True, exist_ok=True)
     tmp = entry.with_suffix(".tmp")
-    with open(tmp, "wb") as f:
-        pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
+    _write(tmp, saved)
     os.replace(tmp, entry)
+
+
+def _write(path: Path, saved) -> None:
+    with open(path, "wb") as f:
+        pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _saved(entry: Path, key: str) -> dict | None:
@@ -88,17 +92,32 @@ def _saved(entry: Path, key: str) -> dict | None:
     return saved if isinstance(saved, dict) and saved.get("key") == key else None
 
 
-def _read_all(read: Callable[[Path], dict], folders: list[Path], progress=None) -> list[dict]:
-    """read() of each folder: on every core when there are several (each folder is read alone, so
-    the order of reading changes nothing), in this process for one (the common rebuild)."""
-    workers = min(len(folders), os.cpu_count() or 1)
+def _read_all(read: Callable[[Path], dict], todo: list[tuple[Path, str | None, Path | None]],
+              progress=None) -> list[dict | Path]:
+    """read() of each folder of `todo` (folder, its key, where its cache entry goes or None): on
+    every core when there are several (each folder is read alone, so the order of reading changes
+    nothing), in this process for one (the common rebuild). A worker writes what it read as the
+    folder's cache entry, next to where it goes, and gives that file's path: this process reads
+    it, and keeps it by renaming it, instead of receiving the rows through a pipe and writing them
+    again (x100: 100 MB of pickled rows, most of them a synthetic campaign's)."""
+    workers = min(len(todo), os.cpu_count() or 1)
     # Forked workers: validate runs before this process opens DuckDB; a process with other threads
     # (a host program's) reads in turn, since a fork copies locks those threads may hold.
     if workers < 2 or threading.active_count() > 1:
-        return counted(map(read, folders), len(folders), progress)
+        return counted((read(cdir) for cdir, _, _ in todo), len(todo), progress)
     with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=end_with,
                              initargs=(os.getpid(),)) as pool:
-        return counted(pool.map(read, folders), len(folders), progress)
+        return counted(pool.map(partial(_read_into, read), todo), len(todo), progress)
+
+
+def _read_into(read: Callable[[Path], dict], item: tuple[Path, str | None, Path | None]) -> dict | Path:
+    """In a worker: read(folder), written as its cache entry at `tmp` when it has one."""
+    cdir, key, tmp = item
+    found = read(cdir)
+    if tmp is None:
+        return found
+    _write(tmp, {"key": key, **found})
+    return tmp
 
 
 def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, problems: Problems,
@@ -115,17 +134,30 @@ def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, prob
         key = folder_digest(cdir, where)
         ds.digests[cdir.name] = key
         plans.append((cdir, where, key, _saved(cache / f"{cdir.name}.pickle", key)))
-    todo = [cdir for cdir, _, _, saved in plans if saved is None]
-    fresh = dict(zip(todo, _read_all(read, todo, progress), strict=True))
+    todo = [(cdir, key, None if key is None else (cache / f"{cdir.name}.pickle").with_suffix(".tmp"))
+            for cdir, _, key, saved in plans if saved is None]
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    fresh = dict(zip((cdir for cdir, _, _ in todo), _read_all(read, todo, progress), strict=True))
     for cdir, where, key, saved in plans:
         if saved is None:
-            saved = {"key": key, **fresh[cdir]}
+            found = fresh[cdir]
+            written = found if isinstance(found, Path) else None  # by a worker, as the entry to keep
+            if written is not None:
+                with open(written, "rb") as f:
+                    saved = pickle.load(f)
+            else:
+                saved = {"key": key, **found}
             if key is not None and folder_digest(cdir, where) != key:
                 # Saved while it was read: what was read may be neither digest's. Kept under
                 # neither, and named by none, so that no later build takes this build's rows, pages
                 # or database rows of it for another state of the folder (render/reuse.py and
                 # ingest/previous.py keep nothing of a build without every campaign's digest).
                 del ds.digests[cdir.name]
+                if written is not None:
+                    written.unlink()
+            elif written is not None:
+                os.replace(written, cache / f"{cdir.name}.pickle")
             elif key is not None:
                 store(cache / f"{cdir.name}.pickle", saved)
         for table, rows in saved["rows"].items():
