@@ -47,6 +47,7 @@ ROW_BY_ROW = {
     "qps not positive": f"{HEADER}\ndell32,b,c,m,100,1,0,\n",
     "threads under its minimum": f"{HEADER}\ndell32,b,c,m,100,0,5,\n",
     "a whole number with a sign": f"{HEADER}\ndell32,b,c,m,+100,1,5,\n",
+    "a whole number in other digits": f"{HEADER}\ndell32,b,c,m,\u0661\u0660\u0660,1,5,\n",
     "an invalid id": f"{HEADER}\ndell32,b;x,c,m,100,1,5,\n",
     "a byte-order mark on a data line": f"{HEADER}\n\ufeffdell32,b,c,m,100,1,5,\n",
     "a number past a double's range": f"{HEADER}\ndell32,b,c,m,100,1,1e400,\n",
@@ -384,3 +385,14 @@ def test_codes_of_numbers_every_chunk_against_one_list_and_a_null_as_a_value_of_
     assert values == [100, None, 10] and at.tolist() == [0, 1, 1, 2, 0]
     at, values = codes_of(pa.array(["b", "a", "b"]).dictionary_encode())
     assert values == ["b", "a"] and at.tolist() == [0, 1, 0]
+
+
+def test_a_whole_number_is_what_fields_takes_for_one():
+    """Arrow's ascii_is_decimal stands for fields._INT in read_block: the same texts pass."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from papercuts.validate.fields import _INT
+
+    texts = ["12", "007", "", "+1", "-1", "1 ", " 1", "0x1", "1e3", "1.0", "\u0661", "\uff11", "1\u0660", "\u00b2"]
+    assert pc.ascii_is_decimal(pa.array(texts)).to_pylist() == [bool(_INT.fullmatch(t)) for t in texts]

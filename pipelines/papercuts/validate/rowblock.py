@@ -30,7 +30,7 @@ from ..codes import codes_of
 from ..contract import MAX_LINE_CHARS, MAX_ROWS, Column, Table
 from ..problems import Problems
 from .csvfile import _check_header, decode, split_line
-from .fields import _FLOAT, _INT, FieldError, convert
+from .fields import _FLOAT, FieldError, convert
 
 
 class Block:
@@ -273,7 +273,8 @@ def _split(data: bytes, body: int, header: list[str], rows: int) -> pa.Table | N
 
 
 _NUMBER = "^(?:" + _FLOAT.pattern + ")$"  # fields._number's pattern, anchored for Arrow (RE2)
-_DIGITS = "^(?:" + _INT.pattern + ")$"
+# fields._int's pattern, [0-9]+, is what Arrow's ascii_is_decimal tells (a non-empty text of ASCII
+# digits only), without a regular expression (x100: 0.05 s for the 100 columns, 0.007 s so)
 _EXACT_INT = 2 ** 53  # fields._int goes through a float: larger whole numbers are left to it
 
 
@@ -312,7 +313,8 @@ def _numbers(texts: pa.Array, col: Column) -> pa.Array | None:
     if pc.any(empty).as_py() and col.required:
         return None
     given = pc.filter(texts, pc.invert(empty))
-    if not pc.all(pc.match_substring_regex(given, _DIGITS if col.kind == "int" else _NUMBER), min_count=0).as_py():
+    well_formed = pc.ascii_is_decimal(given) if col.kind == "int" else pc.match_substring_regex(given, _NUMBER)
+    if not pc.all(well_formed, min_count=0).as_py():
         return None
     try:  # a text past a double's range: inf or 0.0 in this Arrow, an error in some others
         values = pc.cast(pc.if_else(empty, pa.scalar(None, pa.string()), texts), pa.float64())
