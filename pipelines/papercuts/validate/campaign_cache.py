@@ -105,9 +105,27 @@ def _read_all(read: Callable[[Path], dict], todo: list[tuple[Path, str | None, P
     # (a host program's) reads in turn, since a fork copies locks those threads may hold.
     if workers < 2 or threading.active_count() > 1:
         return counted((read(cdir) for cdir, _, _ in todo), len(todo), progress)
+    # The largest folders first, so that none is left to read last on one core while the others
+    # wait (x100: the largest, of raw outputs, is 0.75 of 2.8 CPU s; read in folder order, the cores
+    # ended 0.08 s apart); their results in folder order.
+    order = sorted(range(len(todo)), key=lambda i: -_size(todo[i][0]))
     with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=end_with,
                              initargs=(os.getpid(),)) as pool:
-        return counted(pool.map(partial(_read_into, read), todo), len(todo), progress)
+        found = counted(pool.map(partial(_read_into, read), [todo[i] for i in order]), len(todo), progress)
+    out: list[dict | Path] = [{}] * len(todo)
+    for i, result in zip(order, found, strict=True):
+        out[i] = result
+    return out
+
+
+def _size(cdir: Path) -> int:
+    """The bytes of a folder's regular files (links not followed): what reading it costs, roughly."""
+    total = 0
+    for root, _, files in os.walk(cdir, followlinks=False):
+        for name in files:
+            st = os.lstat(os.path.join(root, name))
+            total += st.st_size if stat.S_ISREG(st.st_mode) else 0
+    return total
 
 
 def _read_into(read: Callable[[Path], dict], item: tuple[Path, str | None, Path | None]) -> dict | Path:
