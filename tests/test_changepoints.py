@@ -199,25 +199,33 @@ def test_a_span_weighs_each_split_by_its_likelihood_as_worked_by_hand():
     assert span(longer, 0.5, 2, 6, 4, 0.6) == (3, 4)
 
 
-def test_ladder_values_are_stored_in_ladder_order_and_series_numbered_as_sql_ranks_them(site):
-    """derive/ladders.py reads ladder_values by rowid and numbers each ladder's series itself: the
-    table must be stored ladder by ladder, builds by version (sql/models/03_ladder_values.sql), and
-    the numbering must be SQL's dense rank of (microbenchmark, range) in each ladder."""
+def test_ladder_variants_are_stored_in_ladder_order_and_series_numbered_as_sql_ranks_them(site):
+    """derive/ladders.py reads ladder_variants by rowid, the values by variant, and numbers each
+    ladder's series itself: the variants must be stored ladder by ladder, builds by version
+    (sql/models/03_ladder_variants.sql), and the numbering must be SQL's dense rank of
+    (microbenchmark, range) in each ladder."""
     import duckdb
     import numpy as np
 
-    from papercuts.derive.ladders import KEY, _series_keys
-    from papercuts.runs import run_starts
+    from papercuts.derive.ladders import KEY, VALUES, Inputs, _places, _series_keys
 
     con = duckdb.connect(str(site.db), read_only=True)
-    ladder = ", ".join(KEY)
-    stored = con.execute(f"SELECT rowid FROM ladder_values ORDER BY {ladder}, version_key, build, config, "
-                         "microbenchmark, \"range\", value").fetchall()
-    assert [r for (r,) in stored] == list(range(len(stored))) and len(stored) > 1000
-    t = con.sql(f"SELECT *, dense_rank() OVER (PARTITION BY {ladder} ORDER BY microbenchmark, \"range\") - 1 "
-                "AS series_pos FROM ladder_values ORDER BY rowid").to_arrow_table()
-    keys, want = _series_keys(t), t.column("series_pos").to_numpy()
-    bounds = np.append(np.flatnonzero(run_starts(t, KEY)), t.num_rows)
+    ladder = ", ".join(f"w.{k}" for k in KEY)
+    stored = con.execute(f"SELECT w.rowid FROM ladder_variants w JOIN builds b ON b.id = w.build "
+                         f"ORDER BY {ladder}, b.version_key, w.build, w.config").fetchall()
+    assert [r for (r,) in stored] == list(range(len(stored))) and len(stored) > 100
+    inputs = Inputs.read(con, ())
+    want = con.execute(f"""
+        SELECT dense_rank() OVER (PARTITION BY {ladder} ORDER BY m.name, v."range") - 1
+        FROM ({VALUES.replace("$kept::VARCHAR[]", "[]::VARCHAR[]")}) v
+        JOIN ladder_variants w ON w.rowid = v.variant
+        JOIN (SELECT name, row_number() OVER (ORDER BY name) AS number FROM microbenchmarks) m
+          ON m.number = v.microbenchmark
+        ORDER BY v.variant, v.microbenchmark, v."range", v.value, v.repetitions, v.log_var""").fetchnumpy()
+    want = next(iter(want.values()))
+    keys = _series_keys(inputs.values)
+    _, _, _, bounds = _places(inputs.values, inputs.variants)
+    assert bounds[-1] == len(keys) > 1000
     for s, e in zip(bounds[:-1], bounds[1:], strict=True):
         assert np.unique(keys[s:e], return_inverse=True)[1].tolist() == want[s:e].tolist()
 

@@ -25,7 +25,7 @@ SELECT 'c' || lpad(c::VARCHAR, 2, '0') AS campaign, 's' AS server, 'mysql' AS db
        1 AS repetitions, NULL::DOUBLE AS log_var
 FROM range(24) a(c), (VALUES (1), (16)) t(th), range(12) v(b), range(2) f(cf), range(175) w(m), range(2) r(rg)
 ORDER BY campaign, server, dbms, engine, family, threads, version_key, build, config, microbenchmark, "range";
-"""
+""" + ladder_inputs.SPLIT
 
 
 def ladders_on(cores: int) -> dict[str, list]:
@@ -109,7 +109,7 @@ def models_on(cores: int) -> dict[str, list]:
     con.execute(f"SET threads = {cores}")
     made = {}
     for path in sql_files("models"):
-        if table_name(path) == "build_order":  # ladder_values sorts by it
+        if table_name(path) == "build_order":  # ladder_variants sorts by it
             con.execute(path.read_text())
         elif table_name(path) in ALL_CORES:
             con.execute(path.read_text())
@@ -122,7 +122,7 @@ def test_models_made_on_every_core_are_those_made_on_one_row_for_row():
     place depends on how many threads made them (the incremental build's test holds the database
     to a clean build's, row for row)."""
     one, two = models_on(1), models_on(2)
-    assert set(one) == {"rqps", "ladder_values", "file_rows", "server_variants"}
+    assert set(one) == {"rqps", "ladder_variants", "file_rows", "server_variants"}
     assert len(one["file_rows"]) == 30 * 3 + 2 + 3 * 2  # results files, relative, observations with and without
     assert len(one["rqps"]) == 30 * (12 * 2 - 1) * 175 * 2 * 2 + 2 * 11 * 175 * 2  # every variant but the base
     for table in one:

@@ -155,7 +155,9 @@ def _tables(db) -> dict[str, list]:
     are consecutive."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        names = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables ORDER BY 1").fetchall()]
+        # tables: a view (ladder_values) is made of them, and names rows by their places (rowid)
+        names = [t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "
+                                           "WHERE table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
         ladders = dict(con.execute("SELECT ladder, campaign FROM ladders").fetchall()) if "ladders" in names else {}
         tables = {}
         for t in names:

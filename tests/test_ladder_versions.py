@@ -45,7 +45,7 @@ SELECT 'c' AS campaign, 's' AS server, 'mysql' AS dbms, 'innodb' AS engine, 'c8r
        NULL::DOUBLE AS log_var
 FROM v, range(12) w(m)
 ORDER BY rank, build, microbenchmark;
-"""
+""" + ladder_inputs.SPLIT
 
 
 def test_a_ladder_keeps_one_build_a_version_and_lists_the_others():

@@ -7,6 +7,7 @@ import re
 import duckdb
 import pytest
 
+import ladder_inputs
 from papercuts.contract import dbms_name
 from papercuts.export import export
 from papercuts.paths import Paths
@@ -283,9 +284,9 @@ def test_a_ladders_lines_are_each_groups_median_rqps_and_the_drift(site):
 
     con = duckdb.connect(str(site.db), read_only=True)
     ladder = "2025-11-28-pn53-mysql-5-6-to-9-5.pn53.mysql.innodb.c8r32.1"
-    values = con.execute("""
+    values = con.execute(f"""
         SELECT lb.position, lv."group", lv.microbenchmark, lv."range", lv.value
-        FROM ladder_values lv JOIN ladders l USING (campaign, server, dbms, engine, family, threads)
+        FROM {ladder_inputs.WIDE} lv JOIN ladders l USING (campaign, server, dbms, engine, family, threads)
         JOIN ladder_builds lb ON lb.ladder = l.ladder AND lb.build = lv.build AND lb.config = lv.config
         WHERE l.ladder = ?""", [ladder]).fetchall()
     first = {(m, r): v for p, _, m, r, v in values if p == 0}

@@ -1,4 +1,4 @@
-"""Stage 3b: version ladders and their change points, from ladder_values (sql/models/03_*).
+"""Stage 3b: version ladders and their change points, from ladder_variants and ladder_values (sql/models/03_*, 04_*).
 
 The SQL gives the values; the search for steps (derive/changepoints.py) is Python because it is a
 recursion over each series. Results go back into DuckDB as five tables for render and export:
@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import defaultdict
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
 
@@ -65,14 +66,23 @@ CREATE TABLE ladder_left_out (
 
 KEY = ("campaign", "server", "dbms", "engine", "family", "threads")
 
-# A row per value, in ladder order: the order ladder_values is stored in (sql/models/03_*).
-VALUES = """
-SELECT campaign, server, dbms, engine, family, threads, build, config, version,
-       microbenchmark, "range", "group", value, repetitions, log_var
-FROM ladder_values
+# The variants of the ladders searched (of the campaigns not kept), in ladder order (their rowid:
+# sql/models/03_*), and their values (04_*), numbers alone, by variant, then microbenchmark and
+# range, to the last tie: a cell's values and the noise's sum come in one order on any number of
+# threads. A microbenchmark is its place among the names (MICROBENCHMARKS, from 1).
+VARIANTS = """
+SELECT rowid AS variant, campaign, server, dbms, engine, family, threads, build, config, version
+FROM ladder_variants
 WHERE NOT list_contains($kept::VARCHAR[], campaign)
 ORDER BY rowid
 """
+VALUES = """
+SELECT variant, microbenchmark, "range", value, repetitions, log_var
+FROM ladder_values
+WHERE NOT list_contains($kept::VARCHAR[], campaign)
+ORDER BY variant, microbenchmark, "range", value, repetitions, log_var
+"""
+MICROBENCHMARKS = 'SELECT name, "group" FROM microbenchmarks ORDER BY name'
 TABLES = ("ladders", "ladder_builds", "change_points", "ladder_lines", "ladder_left_out")  # made by _search
 # Their kept rows, in an order that allows it (a ladder's builds by the ladders kept): previous.start.
 IN_PLACE = {"ladders": previous.KEPT, "ladder_builds": "ladder IN (SELECT ladder FROM ladders)",
@@ -87,11 +97,12 @@ def series_name(test: str, rng: int | None) -> str:
     return f"{test} range {rng}" if rng is not None else test
 
 
-def _series_keys(table: pa.Table) -> np.ndarray:
-    """A number per row that sorts as (microbenchmark, range) do, range's nulls last: a ladder's
-    series are numbered in this order (np.unique of a ladder's keys)."""
-    names, ranges = ranks(table.column("microbenchmark")), ranks(table.column("range"))
-    return names * (int(ranges.max(initial=0)) + 1) + ranges
+def _series_keys(values: pa.Table) -> np.ndarray:
+    """A number per value that sorts as (microbenchmark, range) do, range's nulls last: a ladder's
+    series are numbered in this order (np.unique of a ladder's keys). Its microbenchmark is one
+    already (VALUES)."""
+    ranges = ranks(values.column("range"))
+    return values.column("microbenchmark").to_numpy().astype(np.int64) * (int(ranges.max(initial=0)) + 1) + ranges
 
 
 def _numbered(keys: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -132,15 +143,16 @@ def _flavour(build: str) -> str:
     return build.partition("_")[2]
 
 
-def _kept(t: pa.Table, variant_starts: np.ndarray, s: int, e: int, comparison_only: frozenset[str]):
-    """The ladder of rows s:e: its variants (build, config, version) as measured and as kept (those
-    its campaign does not name `comparison_only`, by build or build.config; then one_per_version),
-    the rows of those kept and each one's position among them; None where fewer than MIN_BUILDS
-    are kept."""
+def _kept(of_row: np.ndarray, variant_starts: np.ndarray, s: int, e: int, variants: list[tuple[str, str, str]],
+          comparison_only: frozenset[str]):
+    """The ladder of value rows s:e (`of_row`: each row's variant, a place in `variants`): its
+    variants (build, config, version) as measured and as kept (those its campaign does not name
+    `comparison_only`, by build or build.config; then one_per_version), the rows of those kept and
+    each one's position among them; None where fewer than MIN_BUILDS are kept."""
     firsts = s + np.flatnonzero(variant_starts[s:e])
     if len(firsts) < MIN_BUILDS:
         return None
-    measured = list(zip(*(_pick(t, k, firsts) for k in ("build", "config", "version")), strict=True))
+    measured = [variants[i] for i in of_row[firsts].tolist()]
     candidates = [i for i, (b, c, _) in enumerate(measured) if not _named(comparison_only, b, c)]
     kept = [candidates[j] for j in one_per_version([measured[i] for i in candidates])]
     if len(kept) < MIN_BUILDS:
@@ -169,6 +181,26 @@ def _pick(table: pa.Table, name: str, rows) -> list:
     return table.column(name).take(pa.array(rows, type=pa.int64())).to_pylist()
 
 
+@dataclass
+class Inputs:
+    """What the search reads: the ladders' variants and values (VARIANTS, VALUES), the
+    microbenchmarks' names and groups in the order they are numbered, and the builds (or
+    build.config variants) each campaign keeps off its ladders (campaign.toml comparison_only)."""
+
+    variants: pa.Table
+    values: pa.Table
+    microbenchmarks: list[tuple[str, str]]
+    comparison_only: dict[str, frozenset[str]]
+
+    @classmethod
+    def read(cls, con: duckdb.DuckDBPyConnection, kept) -> Inputs:
+        params = {"kept": sorted(kept)}
+        return cls(con.sql(VARIANTS, params=params).to_arrow_table().combine_chunks(),
+                   con.sql(VALUES, params=params).to_arrow_table().combine_chunks(),
+                   con.execute(MICROBENCHMARKS).fetchall(),
+                   {c: frozenset(names) for c, names in con.execute(query("comparison_only")).fetchall()})
+
+
 class Search(threading.Thread):
     """The search of the ladders of every campaign not kept, on a thread of its own, from their
     values read when it starts: derive makes its other models meanwhile (a DuckDB query gives up
@@ -180,15 +212,14 @@ class Search(threading.Thread):
         # Read on every core (`cores`; derive runs most of its models on one), in the order
         # ladder_values is stored in (its rowid), the same on any number of threads.
         with on_threads(con, cores):
-            self.values = con.sql(VALUES, params={"kept": sorted(kept)}).to_arrow_table().combine_chunks()
-        self.comparison_only = {c: frozenset(names) for c, names in con.execute(query("comparison_only")).fetchall()}
+            self.values = Inputs.read(con, kept)
         self.rows: tuple[dict, ...] | None = None
         self.error: BaseException | None = None
         self.start()
 
     def run(self) -> None:
         try:
-            self.rows = _search(self.values, self.comparison_only)
+            self.rows = _search(self.values)
         except BaseException as e:  # noqa: BLE001 - raised again in the thread that waits
             self.error = e
         finally:
@@ -218,7 +249,7 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
         con.execute(SCHEMA)
         if last.kept:
             _copy(con, sorted(last.kept))
-    changed = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_values ORDER BY campaign").fetchall()
+    changed = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_variants ORDER BY campaign").fetchall()
                if c not in last.kept]
     for table, rows in zip(TABLES, searched, strict=True):
         _insert(con, table, [r for c in changed for r in rows.get(c, [])])
@@ -242,25 +273,39 @@ def _copy(con: duckdb.DuckDBPyConnection, campaigns: list[str]) -> None:
                     [campaigns])
 
 
-def _search(t: pa.Table, comparison_only: dict[str, frozenset[str]]) -> tuple[dict, ...]:
+def _places(t: pa.Table, vt: pa.Table) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each value's variant as its place in the variants `vt` (ascending: the values come by
+    variant), whether it begins its variant's values, each ladder's first variant (and the end),
+    and each ladder's first value row (and the end)."""
+    of_row = np.searchsorted(vt.column("variant").to_numpy(), t.column("variant").to_numpy())
+    variant_starts = np.ones(len(of_row), dtype=bool)
+    variant_starts[1:] = of_row[1:] != of_row[:-1]
+    ladder_starts = np.append(np.flatnonzero(run_starts(vt, KEY)), vt.num_rows)
+    return of_row, variant_starts, ladder_starts, np.searchsorted(of_row, ladder_starts)
+
+
+def _search(inputs: Inputs) -> tuple[dict, ...]:
     """The ladders, their builds, their change points, their lines and the builds they leave out of
     these values (Search), as rows per campaign, one dict per table (TABLES).
 
-    The rows come as Arrow columns, a ladder is a slice of them and its values a matrix (series x
-    builds): no Python object per value (10^6 values at x100 took 5 s as tuples)."""
+    The values come as Arrow columns of numbers, a ladder is a slice of them and its values a
+    matrix (series x builds): no Python object per value (10^6 values at x100 took 5 s as tuples)."""
+    t, vt = inputs.values, inputs.variants
     value = t.column("value").to_numpy().astype(float)
     reps_all = t.column("repetitions").to_numpy()
     series_keys = _series_keys(t)
     width = int(series_keys.max(initial=0)) + 1
     has_var = pc.is_valid(t.column("log_var")).to_numpy(zero_copy_only=False)
     log_var = pc.fill_null(t.column("log_var"), 0.0).to_numpy()
-    bounds = np.append(np.flatnonzero(run_starts(t, KEY)), t.num_rows)
-    variant_starts = run_starts(t, (*KEY, "build", "config"))
+    of_row, variant_starts, ladder_starts, bounds = _places(t, vt)
+    every, keys = (list(zip(*(vt.column(k).to_pylist() for k in columns), strict=True))
+                   for columns in (("build", "config", "version"), KEY))
     ladders, positions, changes, lines = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(list)
     others = defaultdict(list)
-    for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        named = comparison_only.get(t.column("campaign")[s].as_py(), frozenset())
-        if (ladder := _kept(t, variant_starts, s, e, named)) is None:
+    for first, s, e in zip(ladder_starts[:-1].tolist(), bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        key = keys[first]
+        named = inputs.comparison_only.get(key[0], frozenset())
+        if (ladder := _kept(of_row, variant_starts, s, e, every, named)) is None:
             continue
         measured, variants, rows, vpos = ladder
         spos, first_of = _numbered(series_keys[rows], width)  # the ladder's series, and each one's first row
@@ -269,15 +314,15 @@ def _search(t: pa.Table, comparison_only: dict[str, frozenset[str]]) -> tuple[di
         present = ~np.isnan(matrix)
         whole = present.all(axis=1) & (np.nan_to_num(matrix) > 0).all(axis=1)
         tests, groups = {}, {}
-        for test, rng, group in zip(*(_pick(t, k, rows[first_of]) for k in ("microbenchmark", "range", "group")),
-                                    strict=True):
+        numbers = (t.column("microbenchmark").to_numpy()[rows[first_of]] - 1).tolist()
+        for test, rng, group in zip([inputs.microbenchmarks[i][0] for i in numbers], _pick(t, "range", rows[first_of]),
+                                    [inputs.microbenchmarks[i][1] for i in numbers], strict=True):
             tests[series_name(test, rng)] = (test, rng)
             groups[series_name(test, rng)] = group
         names = list(tests)
         complete = {names[k]: matrix[k].tolist() for k in np.flatnonzero(whole)}
         if not complete:
             continue
-        key = tuple(t.column(k)[s].as_py() for k in KEY)
         lid = ladder_id(*key)
         reps = max(1, int(reps_all[rows].max()))
         mask = has_var[rows]

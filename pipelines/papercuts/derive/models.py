@@ -15,7 +15,7 @@ from .ladders import build_ladders
 # thread: a parallel aggregate adds a group's floats in the order its threads finish, so avg() and
 # regr_*() could differ in the last bit from one build to the next (the shipped data's
 # rqps_summary did, and its summary charts' CSVs with it).
-ALL_CORES = ("rqps", "ladder_values", "file_rows", "server_variants")
+ALL_CORES = ("ladder_variants", "rqps", "file_rows", "server_variants")
 # The model after which the ladders are searched, beside the models after it: ladder_values (03_*)
 # and rqps, the largest, are made first (the values held beside rqps took the x100 derive's peak
 # from 0.85 GB to 0.97 GB).
@@ -28,7 +28,7 @@ SEARCH_AFTER = "rqps"
 # with one campaign added, measured_qps, ladder_values and rqps were 2.1 s of the 2.9 s the models
 # took, comparisons 0.23 s (0.03 s so), and campaign_bases, rqps_summary and op_costs, which read
 # every result or rQPS for a few rows each, 0.13-0.20 s, 0.2-0.38 s and 0.12-0.13 s of a 0.8 s derive.
-PER_CAMPAIGN = ("campaign_bases", "measured_qps", "rqps", "ladder_values", "rqps_summary", "op_costs", "comparisons",
+PER_CAMPAIGN = ("campaign_bases", "measured_qps", "ladder_variants", "rqps", "rqps_summary", "op_costs", "comparisons",
                 "file_rows", "server_variants")
 SOURCES = ("results", "relative", "summaries", "observations", "counters")
 # The tables of campaign rows a build may keep in a copy of the last database (previous.start).
