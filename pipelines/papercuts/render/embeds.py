@@ -33,6 +33,7 @@ from ..db import query
 from ..paths import EMBED_SUFFIX, EMBEDS, PROJECT
 from ..problems import UserError
 from .jinja import render_template
+from .site_rows import rows_of
 
 _HTTP = re.compile(r"https?://", re.IGNORECASE)  # not urlsplit: it raises on some links validation takes
 
@@ -85,8 +86,8 @@ def _named(con, charts: list[dict]):
         for cal in d.get("calibrations") or []:
             yield "calibration", str(cal)
         if d.get("ladder"):
-            for (campaign,) in con.execute(query("ladder_campaign"), {"ladder": str(d["ladder"])}).fetchall():
-                yield "campaign", campaign
+            for r in rows_of(con, "ladder_owners", "ladder", str(d["ladder"])):
+                yield "campaign", r["campaign"]
 
 
 @lru_cache(maxsize=1)  # per process and database: every page's date in one query (x100: a query per

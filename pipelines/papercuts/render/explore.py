@@ -32,6 +32,7 @@ from .columns import arrow_of
 from .frontmatter import page, write_json
 from .selection import label, natural
 from .served import served_name
+from .site_rows import rows_of
 from .specs import GROUP_ORDER
 from .units import Unit
 
@@ -134,7 +135,8 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     published = _columns(con, "explore_published", p)
     costs = _columns(con, "explore_costs", p)
     changes = _columns(con, "explore_changes", p)
-    noise = _columns(con, "ladder_noise", p)
+    noise_rows = rows_of(con, "ladder_noise", "server", server)
+    noise = {k: [r[k] for r in noise_rows] for k in ("campaign", "threads", "sigma")}
     catalog = {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
 
     c_at = {c: i for i, c in enumerate(campaigns["id"])}

@@ -8,6 +8,7 @@ from ..problems import UserError
 from . import tables
 from .registry import Drawn, chart_kind
 from .selection import per_unit
+from .site_rows import rows_of
 from .tables import fixed, percent
 
 COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "change", "ring"]
@@ -16,11 +17,12 @@ COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "ch
 @chart_kind("ladder", "ladder",
             doc="Median rQPS of each group and the shared drift along a version ladder, change points marked.")
 def ladder(con, d, where):
-    found = con.execute(query("ladder_server"), {"ladder": d["ladder"]}).fetchone()
+    found = rows_of(con, "ladder_owners", "ladder", d["ladder"])
     if not found:
         raise UserError(f"{where}: no ladder '{d['ladder']}'")
-    rows = [dict(r) for r in _server_lines(con, found[0]).get(d["ladder"], ())]
-    steps = {(c["series"], c["position"]): c["change"] for c in server_changes(con, found[0]).get(d["ladder"], ())
+    server = found[0]["server"]
+    rows = [dict(r) for r in _server_lines(con, server).get(d["ladder"], ())]
+    steps = {(c["series"], c["position"]): c["change"] for c in server_changes(con, server).get(d["ladder"], ())
              if c["kind"] != "series"}
     for r in rows:
         r["change"] = steps.get((r["series"], r["position"]))

@@ -17,6 +17,7 @@ from ..problems import UserError
 from ..runs import run_starts
 from . import colours
 from .columns import Columns, arrow_of
+from .site_rows import rows_of
 from .specs import GROUP_ORDER
 
 _PER_UNIT: list = []  # the caches forget() clears after each unit
@@ -197,12 +198,8 @@ def _by_version(every: _Rows, at: np.ndarray) -> list[str]:
 
 def noise_by_threads(con, campaign: str, server: str) -> dict[int, float]:
     """threads -> the per-point noise σ (log units) its ladders measured (none: no ladder)."""
-    return {t: sigma for c, t, sigma in _ladder_noise(con, server) if c == campaign}
-
-
-@per_unit(4)
-def _ladder_noise(con, server: str) -> tuple[tuple, ...]:
-    return tuple(con.execute(query("ladder_noise"), {"server": server}).fetchall())
+    return {r["threads"]: r["sigma"] for r in rows_of(con, "ladder_noise", "server", server)
+            if r["campaign"] == campaign}
 
 
 def forget() -> None:

@@ -15,7 +15,7 @@ import duckdb
 from ..db import fetch_dicts, query
 
 
-@lru_cache(maxsize=16)  # per process and connection (a worker's lasts for every unit it makes)
+@lru_cache(maxsize=64)  # per process and connection (a worker's lasts for every unit it makes)
 def _by(con: duckdb.DuckDBPyConnection, name: str, column: str) -> dict:
     out: dict = {}
     for row in fetch_dicts(con, query(name)):
