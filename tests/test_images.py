@@ -57,7 +57,9 @@ def test_a_charts_images_say_where_it_is_and_of_when_as_its_embed_page_does(site
         as_of = re.search(r'<span class="as-of">Data as of (\d{4}-\d{2}-\d{2})</span>', text)[1]
         svg = html.unescape((site.public / svg_url[1].lstrip("/")).read_text())
         assert re.search(f">Papercuts · {re.escape(page)} · Data as of {as_of}</(text|tspan)>", svg), (embed, as_of)
-        source = re.search(r'<p class="embed-source">(?:<a [^>]*>)?(Source: [^<]+?)(?:</a>)? · <span', text)
+        # a linked source ends in its link's hidden "(opens in a new tab)" (embed.html.j2)
+        source = re.search(r'<p class="embed-source">(?:<a [^>]*>)?(Source: [^<]+?)'
+                           r'(?:<span class="visually-hidden">[^<]*</span></a>)? · <span', text)
         if source:
             assert re.search(f">{re.escape(html.unescape(source[1]))}</(text|tspan)>", svg), embed
             sourced += 1
