@@ -331,3 +331,45 @@ def test_a_broken_or_doubled_gzipped_output_is_an_error_at_its_file(tmp_path):
     assert any(f"raw/x.my8028.cfg.pk1/sb.met.{name}.gz:1:1: error: not a complete gzip file" in p
                and p.endswith("(compress the output again with gzip -n, or commit it uncompressed)")
                for p in found), found
+
+
+@pytest.mark.parametrize("server, refused", [
+    ("box,c8r32,Test CPU,8,off,src", None),  # the machine it ran on: 8 cores, no SMT
+    ("box,c8r32,Test CPU,4,,src", None),  # SMT not stated: 4 cores may be 8 CPUs
+    ("box,c8r32,Test CPU,4,on,src", None),
+    ("box,c8r32,Test CPU,48,off,src", "server 'box' has 48 cores, SMT off: 48 CPUs"),  # imported as ax162-s
+    ("box,c8r32,Test CPU,4,off,src", "server 'box' has 4 cores, SMT off: 4 CPUs"),
+    ("box,c8r32,Test CPU,8,on,src", "server 'box' has 8 cores, SMT on: 16 CPUs"),
+    ("box,c8r32,Test CPU,6,,src", "server 'box' has 6 cores, SMT not stated: 6 or 12 CPUs"),
+])
+def test_outputs_that_ran_on_another_machine_than_their_server_are_refused(tmp_path, server, refused):
+    """mytools writes the host's processor count as an output's second line (run.sh: realdop from
+    /proc/cpuinfo, "8 CPUs"): the pn53 archive imported with --server ax162-s (48 cores) published
+    an 8-CPU machine's numbers as the 48-core server's, unless a folder name gave it away."""
+    name = "point-query.range100.pk1.dop1"
+    data = tree(tmp_path, {f"sb.o.{name}": DOP1 / f"sb.o.{name}"})
+    (data / "servers.csv").write_text(f"id,aliases,cpu_model,cores,smt,source\n{server}\n")
+    found = problems(data)
+    if refused is None:
+        assert not any("CPUs" in p for p in found), found
+        return
+    (problem,) = [p for p in found if ": error: " in p]
+    assert problem == (f"{Paths.make().rel(data / CAMPAIGN)}/raw/x.my8028.cfg.pk1/sb.o.{name}:2:1: error: sysbench "
+                       "ran on a machine "
+                       f"with 8 CPUs (its second line says so); {refused} (name the server these outputs ran on: "
+                       "campaign.toml's server, papercuts import's --server; or correct its cores and smt in "
+                       "data/servers.csv)")
+
+
+def test_one_error_names_how_many_of_a_campaigns_outputs_disagree(tmp_path):
+    """Each of 342 outputs said 8 CPUs: one error, at the first file, counting them."""
+    dop1, dop40 = "point-query.range100.pk1.dop1", "scan.range100.pk1.dop40"
+    data = tree(tmp_path, {f"sb.o.{dop1}": DOP1 / f"sb.o.{dop1}"})
+    other = data / CAMPAIGN / "raw" / "x.my8040.cfg.pk1"
+    other.mkdir()
+    shutil.copy(DOP40 / f"sb.o.{dop40}", other / f"sb.o.{dop40}")  # ran on the 48-CPU server
+    (data / "servers.csv").write_text("id,aliases,cpu_model,cores,smt,source\nbox,c8r32,Test CPU,48,off,src\n")
+    errors = [p for p in problems(data) if ": error: " in p]
+    assert len(errors) == 1 and errors[0].startswith(
+        f"{Paths.make().rel(data / CAMPAIGN)}/raw/x.my8028.cfg.pk1/sb.o.{dop1}:2:1: error: sysbench ran on a machine "
+        "with 8 CPUs (1 of the campaign's 2 outputs say so); server 'box' has 48 cores, SMT off: 48 CPUs"), errors

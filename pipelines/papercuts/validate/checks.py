@@ -114,6 +114,7 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
         if server is not None and server not in known["servers"]:
             problems.error(meta["_file"], *value_at(meta, "server"), f"unknown server '{server}'",
                            did_you_mean(server, known["servers"]) or "add it to data/servers.csv")
+    check_cpus(ds, problems)
     # An id already reported at a results row of the campaign is not reported again.
     reported = set()
     for part in ds.rows["results"].parts():
@@ -128,6 +129,42 @@ def check_raw(ds: Dataset, known: dict[str, set[str]], problems: Problems) -> No
                 reported.add((row["campaign"], value))
                 at(problems, row, column, f"unknown {catalog[:-1]} '{value}' (from the raw file's path)",
                     did_you_mean(value, known[catalog]) or f"add it to data/{catalog}.csv first")
+
+
+def check_cpus(ds: Dataset, problems: Problems) -> None:
+    """The machine a raw campaign's sysbench outputs ran on is its server: mytools writes the host's
+    processor count on each output's second line ("48 CPUs", from /proc/cpuinfo), which must be what
+    the server's cores and SMT give. An archive imported under the wrong --server was published as
+    another machine's numbers, caught only where a folder name gave the machine away."""
+    servers = {row["id"]: row for row in ds.rows["servers"]}
+    servers |= {alias: servers[server] for alias, server in ds.alias_of.items() if server in servers}
+    said: dict[str, list[dict]] = defaultdict(list)  # campaign -> its raw results that give a count
+    for part in ds.rows["results"].parts():
+        if not isinstance(part, Block):  # a block is a results.csv's: no raw output behind it
+            for row in part:
+                if row.get("_cpus") is not None:
+                    said[row["campaign"]].append(row)
+    for rows in said.values():
+        server = servers.get(rows[0]["server"])
+        if server is None or not server.get("cores"):
+            continue  # an unknown server is reported with the campaign; unknown cores: nothing to hold
+        cores, smt = server["cores"], server.get("smt")
+        fits = {"on": {2 * cores}, "off": {cores}}.get(smt, {cores, 2 * cores})
+        wrong = [r for r in rows if r["_cpus"] not in fits]
+        if not wrong:
+            continue
+        first = min(wrong, key=lambda r: r["_file"])
+        threads = "SMT on" if smt == "on" else "SMT off" if smt == "off" else "SMT not stated"
+        problems.error(first["_file"], 2, 1,
+                       f"sysbench ran on a machine with {first['_cpus']} CPUs ({said_so(len(wrong), len(rows))}); "
+                       f"server '{rows[0]['server']}' has {cores} cores, {threads}: "
+                       f"{' or '.join(map(str, sorted(fits)))} CPUs",
+                       "name the server these outputs ran on: campaign.toml's server, papercuts import's --server; "
+                       "or correct its cores and smt in data/servers.csv")
+
+
+def said_so(wrong: int, outputs: int) -> str:
+    return "its second line says so" if outputs == 1 else f"{wrong} of the campaign's {outputs} outputs say so"
 
 
 def check_copies(ds: Dataset, problems: Problems) -> None:

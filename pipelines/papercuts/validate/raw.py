@@ -377,7 +377,7 @@ class _Context:
                "microbenchmark": run.test, "range": run.range, "threads": run.threads,
                "repetition": run.repetition}
         origin = {"_file": rel, "_published": self.paths.published(run.files["sysbench"]),
-                  "_line": sb.final.line, "_cols": {}, "_raw": True}
+                  "_line": sb.final.line, "_cols": {}, "_raw": True, "_cpus": sb.cpus}
         self.rows["results"].append({
             **key, "qps": qps, "tps": _printed(sb.tps), "latency_avg_ms": _printed(sb.latency_avg_ms),
             "latency_p95_ms": _printed(p95), "cpu_per_op": cost.cpu_per_op, "cs_per_op": cost.cs_per_op,
