@@ -208,3 +208,25 @@ def test_build_order_ranks_builds_by_parsed_version_then_id():
     con.execute(model.read_text())
     assert con.execute("SELECT build, rank FROM build_order ORDER BY rank").fetchall() == [
         ("my5651", 1), ("my809_dbg", 2), ("my809_rel", 3), ("my8010_rel", 4)]
+
+
+def test_a_campaign_that_measured_and_published_is_laddered_on_what_it_measured(tmp_path):
+    """A ladder's values are measured, or published only where its campaign measured nothing on
+    that server at that thread count (sql/models/03_ladder_variants.sql says so, once; the view
+    04_ladder_values joins on its origin). Measured and published variants are the same here:
+    without the origin in the join, each measured value came with the published ratio beside it."""
+    results = ("server,build,config,microbenchmark,range,threads,qps\n"
+               "box,my8009,cfg,scan,,1,100\nbox,my8028,cfg,scan,,1,90\nbox,my8040,cfg,scan,,1,80\n")
+    relative = ("server,threads,base_build,base_config,build,config,microbenchmark,rqps\n"
+                "box,1,my8009,cfg,my8028,cfg,scan,0.5\nbox,1,my8009,cfg,my8040,cfg,scan,0.25\n")
+    con = database(write_data(tmp_path / "data", {"campaigns/2026-01-02-test/results.csv": results,
+                                                  "campaigns/2026-01-02-test/relative.csv": relative}))
+    got = con.execute("SELECT w.build, v.value, v.repetitions FROM ladder_values v "
+                      "JOIN ladder_variants w ON w.rowid = v.variant ORDER BY v.variant").fetchall()
+    assert got == [("my8009", 100.0, 1), ("my8028", 90.0, 1), ("my8040", 80.0, 1)]
+    # published alone (no results.csv): its ratios, the base as 1
+    con = database(write_data(tmp_path / "published", {"campaigns/2026-01-02-test/results.csv": None,
+                                                       "campaigns/2026-01-02-test/relative.csv": relative}))
+    got = con.execute("SELECT w.build, v.value FROM ladder_values v "
+                      "JOIN ladder_variants w ON w.rowid = v.variant ORDER BY v.variant").fetchall()
+    assert got == [("my8009", 1.0), ("my8028", 0.5), ("my8040", 0.25)]
