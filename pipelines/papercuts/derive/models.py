@@ -11,11 +11,12 @@ from . import ladders
 from .ladders import build_ladders
 
 # Models made on every core: their rows are ordered in full (ORDER BY to the last tie) and they
-# add no floats, so no thread's timing can change a value or a row's place. The others run on one
+# add no floats (measured_qps adds a variant's repetitions as an ordered list), so no thread's
+# timing can change a value or a row's place. The others run on one
 # thread: a parallel aggregate adds a group's floats in the order its threads finish, so avg() and
 # regr_*() could differ in the last bit from one build to the next (the shipped data's
 # rqps_summary did, and its summary charts' CSVs with it).
-ALL_CORES = ("ladder_variants", "rqps", "file_rows", "server_variants")
+ALL_CORES = ("measured_qps", "ladder_variants", "rqps", "file_rows", "server_variants")
 # The model after which the ladders are searched, beside the models after it: the ladders' values
 # (03_*, 04_*) and rqps, the largest, are made first (the values, then names, held beside rqps took
 # the x100 derive's peak from 0.85 GB to 0.97 GB; as numbers, searched beside rqps, derive alone
