@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import math
+from itertools import groupby
 
-from ..db import fetch_dicts, query
+import pyarrow as pa
+
+from ..db import query
 from ..problems import UserError
 from . import tables
+from .columns import Columns, arrow_of
 from .registry import Drawn, chart_kind
 from .selection import per_unit
 from .site_rows import rows_of
@@ -21,24 +25,54 @@ def ladder(con, d, where):
     if not found:
         raise UserError(f"{where}: no ladder '{d['ladder']}'")
     server = found[0]["server"]
-    rows = [dict(r) for r in _server_lines(con, server).get(d["ladder"], ())]
+    every, at_rows = _server_lines(con, server)
+    start, stop = at_rows.get(d["ladder"], (0, 0))
+    lines = every.slice(start, stop - start)  # by series, then position
+    # Columns, not a dict per row: a server's ladders draw about 2,000 rows (x100), whose dicts,
+    # and their CSV made from them again, were most of a ladder page's time.
+    series, position, variant, version, rqps = (lines.column(k).to_pylist()
+                                                for k in ("series", "position", "variant", "version", "rqps"))
     steps = {(c["series"], c["position"]): c["change"] for c in server_changes(con, server).get(d["ladder"], ())
              if c["kind"] != "series"}
-    for r in rows:
-        r["change"] = steps.get((r["series"], r["position"]))
-        r["ring"] = int(r["change"] is not None)
-    variants = [r["variant"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
+    change = [steps.get(k) for k in zip(series, position, strict=True)] if steps else [None] * len(series)
+    drift = sorted((i for i, s in enumerate(series) if s == "drift: all"), key=position.__getitem__)
+    variants = [variant[i] for i in drift]
     # The axis reads as versions: a ladder has one build a version (derive/ladders.py one_per_version).
-    versions = [r["version"] for r in sorted(rows, key=lambda r: r["position"]) if r["series"] == "drift: all"]
-    shown = dict(zip(variants, versions, strict=True))
-    at: dict[tuple, dict] = {}  # (series, variant) -> its row: a table cell is a lookup, not a scan
-    for r in rows:
-        r["build"] = shown[r["variant"]]
-        at.setdefault((r["series"], r["variant"]), r)
-    series = sorted({r["series"] for r in rows})
-    table = tables.table([("build", False), *((s, True) for s in series)],
-                         [[tables.cell(v), *(tables.cell(_cell(at.get((s, v)))) for s in series)] for v in variants])
+    shown = dict(zip(variants, (version[i] for i in drift), strict=True))
+    build = [shown[v] for v in variant]
+    at: dict[tuple, int] = {}  # (series, variant) -> its row: a table cell is a lookup, not a scan
+    for i, key in enumerate(zip(series, variant, strict=True)):
+        at.setdefault(key, i)
+    names = sorted(set(series))
+
+    def cell(i: int | None) -> str:
+        if i is None:
+            return ""
+        mark = f" (step {percent(change[i])})" if change[i] is not None else ""
+        return f"{fixed(rqps[i])}{mark}"
+
+    table = tables.table([("build", False), *((s, True) for s in names)],
+                         [[tables.cell(v), *(tables.cell(cell(at.get((s, v)))) for s in names)] for v in variants])
+    data = lines.select(["series", "position"]).append_column("build", pa.array(build, pa.string()))
+    for k in ("variant", "version", "rqps", "n"):
+        data = data.append_column(k, lines.column(k))
+    data = data.append_column("change", pa.array(change, pa.float64())).append_column(
+        "ring", pa.array([int(c is not None) for c in change], pa.int64()))
+    rows = Columns.of_arrow(data, {"rqps": rqps, "change": change})
     return Drawn(rows, ladder_spec(d["title"], rows, [shown[v] for v in variants]), table, COLUMNS)
+
+
+@per_unit(4)  # a server's ladder pages: every ladder's lines from one query (derive made them: ladder_lines)
+def _server_lines(con, server: str) -> tuple[pa.Table, dict[str, tuple[int, int]]]:
+    """(the server's lines, by ladder, series and position; ladder -> where its rows start and stop)."""
+    lines = arrow_of(con, query("ladder_lines"), {"server": server})
+    at: dict[str, tuple[int, int]] = {}
+    start = 0
+    for lid, group in groupby(lines.column("ladder").to_pylist()):
+        n = sum(1 for _ in group)
+        at[lid] = (start, start + n)
+        start += n
+    return lines, at
 
 
 def _by_ladder(rows: list[dict]) -> dict[str, list[dict]]:
@@ -48,22 +82,11 @@ def _by_ladder(rows: list[dict]) -> dict[str, list[dict]]:
     return out
 
 
-@per_unit(4)  # a server's ladder pages: every ladder's lines from one query (derive made them: ladder_lines)
-def _server_lines(con, server: str) -> dict[str, list[dict]]:
-    return _by_ladder(fetch_dicts(con, query("ladder_lines"), {"server": server}))
-
-
 @per_unit(4)  # the steps marked on a server's ladder charts, and the changes listed under them
 def server_changes(con, server: str) -> dict[str, list[dict]]:
-    """ladder -> its change points, largest first, with the known regression each is, if any."""
-    return _by_ladder(fetch_dicts(con, query("ladder_changes"), {"server": server}))
-
-
-def _cell(r: dict | None) -> str:
-    if r is None:
-        return ""
-    mark = f" (step {percent(r['change'])})" if r["change"] is not None else ""
-    return f"{fixed(r['rqps'])}{mark}"
+    """ladder -> its change points, largest first, with the known regression each is, if any: from
+    the whole site's, read once per process (render/site_rows.py), not a query per server."""
+    return _by_ladder(rows_of(con, "ladder_changes", "server", server))
 
 
 def log_axis_values(values: list[float | None]) -> list[float]:
@@ -92,7 +115,7 @@ def log_axis_values(values: list[float | None]) -> list[float]:
     return ticks
 
 
-def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
+def ladder_spec(title: str, rows: Columns, variants: list[str]) -> dict:
     from .specs import _base, one_rule
 
     spec = _base(title, rows, "Median rQPS per group and the shared drift along the builds, "
@@ -101,7 +124,7 @@ def ladder_spec(title: str, rows: list[dict], variants: list[str]) -> dict:
     spec["height"] = 260
     x = {"field": "build", "type": "ordinal", "sort": variants, "title": None,
          "axis": {"labelAngle": -40}}
-    ticks = log_axis_values([r["rqps"] for r in rows])
+    ticks = log_axis_values(rows["rqps"])
     y = {"field": "rqps", "type": "quantitative", "title": "relative to the first build (log)",
          "scale": {"type": "log", "nice": False, **({"domain": [ticks[0], ticks[-1]]} if len(ticks) > 1 else {})},
          "axis": {"format": "~g", "values": ticks}}

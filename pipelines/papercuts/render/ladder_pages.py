@@ -26,6 +26,7 @@ from .known_list import known_link, known_list
 from .ladder_charts import server_changes
 from .ladder_links import ladder_title
 from .selection import slug
+from .site_rows import rows_of
 from .tables import escaper, percent, to_csv
 from .units import Unit
 
@@ -147,7 +148,7 @@ def _chart_title(lad: dict) -> str:
 def _left_out(con: duckdb.DuckDBPyConnection, server: str) -> dict[str, list[dict]]:
     """ladder -> the builds it leaves out: at a version it has another build of (one_per_version:
     `kept` names it), or as its campaign names them comparison_only (`kept` empty)."""
-    rows = fetch_dicts(con, query("ladder_left_out"), {"server": server})
+    rows = rows_of(con, "ladder_left_out", "server", server)
     return {lid: [{k: r[k] or "" for k in ("version", "variant", "kept")} for r in group]
             for lid, group in groupby(rows, key=lambda r: r["ladder"])}
 
