@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 from urllib.parse import quote
 
@@ -77,8 +79,35 @@ def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str, store
 
 
 def _columns(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> dict[str, list]:
-    """A query's result as {column: list} (a server's campaigns, variants, changes: small)."""
+    """A query's result as {column: list} (a server's costs: small)."""
     return fetch_columns(con, query(name), params)
+
+
+def _server_columns(con: duckdb.DuckDBPyConnection, name: str, server: str) -> dict[str, list]:
+    """One server's rows of the whole-site query `name` as {column: list}, without its `server`."""
+    columns, at = _site_columns(con, name)
+    start, stop = at.get(server, (0, 0))
+    return {k: v[start:stop] for k, v in columns.items()}
+
+
+@lru_cache(maxsize=8)  # per process and connection (a worker's lasts for every unit it makes)
+def _site_columns(con: duckdb.DuckDBPyConnection, name: str) -> tuple[dict[str, list], dict[str, tuple[int, int]]]:
+    """The whole site's rows of a query ordered by server first, and where each server's start and
+    stop: each query per server cost 0.5-3 ms (x100: 60 servers, six queries each), the whole
+    site's about one such query."""
+    columns = fetch_columns(con, query(name))
+    at: dict[str, tuple[int, int]] = {}
+    start = 0
+    for server, rows in groupby(columns.pop("server")):
+        if server in at:
+            raise ValueError(f"{name}.sql must order its rows by server first")
+        at[server] = (start, start := start + sum(1 for _ in rows))
+    return columns, at
+
+
+@lru_cache(maxsize=1)  # per process and connection: every microbenchmark's
+def _catalog(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
+    return {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
 
 
 def _index(values: list, order: dict) -> list[int]:
@@ -127,17 +156,17 @@ def runs(values: list | np.ndarray) -> list | dict:
 def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tuple[dict, dict]:
     """The explorer's data for one server, and its per-op costs (a second, optional file)."""
     p = {"server": server}
-    campaigns = _columns(con, "explore_campaigns", p)
-    variants = _columns(con, "explore_variants", p)
+    campaigns = _server_columns(con, "explore_campaigns", server)
+    variants = _server_columns(con, "explore_variants", server)
     # turned into indices with no Python value per row
     qps = sorted_by(arrow_of(con, query("explore_qps"), p), ["campaign", "threads", "microbenchmark", "range",
                                                              "build", "config"])
-    published = _columns(con, "explore_published", p)
+    published = _server_columns(con, "explore_published", server)
     costs = _columns(con, "explore_costs", p)
-    changes = _columns(con, "explore_changes", p)
+    changes = _server_columns(con, "explore_changes", server)
     noise_rows = rows_of(con, "ladder_noise", "server", server)
     noise = {k: [r[k] for r in noise_rows] for k in ("campaign", "threads", "sigma")}
-    catalog = {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
+    catalog = _catalog(con)
 
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
     v_at = {v: i for i, v in enumerate(variants["variant"])}
@@ -203,9 +232,10 @@ def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict, store:
     config id, and the build's version when several do (mytools names them my.cnf.c<config>_<version>).
     A variant with no such file, or with several left, gets none: never a guess."""
     files: dict[str, list[tuple[str, int, str]]] = {}
-    for campaign, name, size, sha256 in con.execute(query("explore_mycnf"), {"server": server}).fetchall():
+    mycnf = _server_columns(con, "explore_mycnf", server)
+    for campaign, name, size, sha256 in zip(*mycnf.values(), strict=True):
         files.setdefault(campaign, []).append((name, size, sha256))
-    used = con.execute(query("explore_campaign_variants"), {"server": server}).fetchall()
+    used = zip(*_server_columns(con, "explore_campaign_variants", server).values(), strict=True)
     version = dict(zip(data_variants["variant"], data_variants["version"], strict=True))
     config = dict(zip(data_variants["variant"], data_variants["config"], strict=True))
     out = []

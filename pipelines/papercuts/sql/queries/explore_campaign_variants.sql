@@ -1,3 +1,4 @@
--- Which variants each campaign of one server holds (base variants of published ratios included).
-SELECT DISTINCT campaign, build || '.' || config AS variant FROM server_variants WHERE server = $server
-ORDER BY campaign, variant;
+-- Which variants each campaign of each server holds (base variants of published ratios included).
+-- The whole site's, by server first (render/explore.py reads it once per process).
+SELECT DISTINCT server, campaign, build || '.' || config AS variant FROM server_variants
+ORDER BY server, campaign, variant;

@@ -1,6 +1,6 @@
--- Published rQPS of one server, as printed: explorable against their own base only.
-SELECT campaign, base_build || '.' || base_config AS base, build || '.' || config AS variant,
+-- Published rQPS of each server, as printed: explorable against their own base only. The whole
+-- site's, by server first (render/explore.py reads it once per process).
+SELECT server, campaign, base_build || '.' || base_config AS base, build || '.' || config AS variant,
        microbenchmark, "range", threads, rqps
 FROM relative
-WHERE server = $server
-ORDER BY campaign, threads, microbenchmark, "range", base_build, base_config, build, config;
+ORDER BY server, campaign, threads, microbenchmark, "range", base_build, base_config, build, config;
