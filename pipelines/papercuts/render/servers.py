@@ -5,6 +5,7 @@ server page shows those same charts, their spec, CSV and images, by reference (`
 matter): the data is written once, and the server page's embed pages draw the campaign's files."""
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import duckdb
@@ -19,7 +20,7 @@ from .charts import make_charts
 from .embeds import page_as_of
 from .frontmatter import split
 from .ladder_links import ladder_links
-from .selection import cost_variants, in_order, natural, slug, throughput_rows
+from .selection import in_order, natural, slug, throughput_rows
 from .site_rows import rows_of
 from .units import Unit
 
@@ -46,7 +47,8 @@ def _cost_charts(con, server: str, c: dict, base: str, threads: str) -> list[dic
     """rQPS beside per-operation costs, when the comparison has costs."""
     if c["threads"] == "all":
         return []
-    variants = cost_variants(con, c["campaign"], server, c["threads"], c["base_build"], c["base_config"])
+    variants = list(_cost_variants(con).get((c["campaign"], server, c["threads"], c["base_build"], c["base_config"]),
+                                            ()))
     if not variants:
         return []
     return [{"id": slug("costs", c["campaign"], c["threads"], base), "kind": "op-costs",
@@ -54,6 +56,19 @@ def _cost_charts(con, server: str, c: dict, base: str, threads: str) -> list[dic
              "caption": "Costs per operation relative to the base; for costs, above 1.0 is more work.",
              "campaign": c["campaign"], "server": server, "threads": c["threads"], "base": base,
              "variants": variants}]
+
+
+@lru_cache(maxsize=1)  # per process and connection: the whole site's, a few hundred rows
+def _cost_variants(con) -> dict[tuple, list[str]]:
+    """(campaign, server, threads, base build, base config) -> the variants of that comparison with
+    per-operation costs beside their rQPS, by version: which a page's cost chart names. Read here,
+    not from each comparison's costs (selection.comparison_costs: 3-4 ms a comparison at x100),
+    which a server page does not draw: its campaign's page did (SHARED_KINDS)."""
+    found: dict[tuple, set[tuple]] = {}
+    for r in fetch_dicts(con, query("server_cost_variants")):
+        key = (r["campaign"], r["server"], r["threads"], r["base_build"], r["base_config"])
+        found.setdefault(key, set()).add((r["version_rank"], r["build"], r["config"], r["variant"]))
+    return {k: [v for *_, v in sorted(variants)] for k, variants in found.items()}
 
 
 def comparison_sections(con, server: str, campaign: str | None = None) -> list[tuple[str, list[dict]]]:
@@ -84,7 +99,7 @@ def comparison_sections(con, server: str, campaign: str | None = None) -> list[t
 def _server_charts(con, server: str) -> list[tuple[str, list[dict]]]:
     """(section heading, chart definitions) for everything known about one server."""
     sections = comparison_sections(con, server)
-    measured = fetch_dicts(con, query("server_measured_campaigns"), {"s": server})
+    measured = rows_of(con, "server_measured_campaigns", "server", server)
     for m in measured:
         rows = throughput_rows(con, m["campaign"], server)
         variants = in_order(rows.column("variant"))  # by version
@@ -154,7 +169,7 @@ def render_server(con: duckdb.DuckDBPyConnection, out_root: Path, server: dict, 
                    **{k: ("" if server[k] is None else server[k]) for k in HARDWARE}},
         "source": {k: (v or "") for k, v in source.items()},
         "campaigns": [{"id": c["id"], "title": c["title"], "date": str(c["date"]), "url": campaign_url(c["id"])}
-                      for c in fetch_dicts(con, query("server_campaigns"), {"server": sid})],
+                      for c in rows_of(con, "server_campaigns", "server", sid)],
         "investigations": [{"title": i["title"], "url": investigation_url(i["slug"])}
                            for i in investigations if sid in i["servers"]],
         "ladders": ladder_links(con, server=sid),

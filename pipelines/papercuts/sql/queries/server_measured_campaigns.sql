@@ -1,2 +1,3 @@
--- The campaigns with measured results on one server.
-SELECT DISTINCT campaign FROM file_rows WHERE server = $s AND measured ORDER BY campaign;
+-- The campaigns with measured results on each server. The whole site's, server by server (a
+-- server's page takes its own, render/site_rows.py).
+SELECT DISTINCT server, campaign FROM file_rows WHERE measured ORDER BY server, campaign;
