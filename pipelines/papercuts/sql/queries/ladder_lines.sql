@@ -1,5 +1,5 @@
--- The headline lines of one server's ladders (derive/ladders.py makes them, with the search).
+-- The headline lines of every ladder (derive/ladders.py makes them, with the search), by ladder:
+-- the whole site's, read once per process (render/ladder_charts.py).
 SELECT ladder, position, variant, version, series, rqps, n
 FROM ladder_lines
-WHERE server = $server
 ORDER BY ladder, series, position;
