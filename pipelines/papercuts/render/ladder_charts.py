@@ -41,19 +41,16 @@ def ladder(con, d, where):
     # The axis reads as versions: a ladder has one build a version (derive/ladders.py one_per_version).
     shown = dict(zip(variants, (version[i] for i in drift), strict=True))
     build = [shown[v] for v in variant]
-    at: dict[tuple, int] = {}  # (series, variant) -> its row: a table cell is a lookup, not a scan
-    for i, key in enumerate(zip(series, variant, strict=True)):
-        at.setdefault(key, i)
+    text = list(map(fixed, rqps))  # each row's cell, its step marked
+    for i, c in enumerate(change):
+        if c is not None:
+            text[i] += f" (step {percent(c)})"
+    at: dict[tuple, str] = {}  # (series, variant) -> its row's cell: a table cell is a lookup, not a scan
+    for key, t in zip(zip(series, variant, strict=True), text, strict=True):
+        at.setdefault(key, t)
     names = sorted(set(series))
-
-    def cell(i: int | None) -> str:
-        if i is None:
-            return ""
-        mark = f" (step {percent(change[i])})" if change[i] is not None else ""
-        return f"{fixed(rqps[i])}{mark}"
-
     table = tables.table([("build", False), *((s, True) for s in names)],
-                         [[tables.cell(v), *(tables.cell(cell(at.get((s, v)))) for s in names)] for v in variants])
+                         [[tables.cell(v), *(tables.cell(at.get((s, v), "")) for s in names)] for v in variants])
     data = lines.select(["series", "position"]).append_column("build", pa.array(build, pa.string()))
     for k in ("variant", "version", "rqps", "n"):
         data = data.append_column(k, lines.column(k))
