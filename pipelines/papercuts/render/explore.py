@@ -105,6 +105,14 @@ def _site_columns(con: duckdb.DuckDBPyConnection, name: str) -> tuple[dict[str, 
     return columns, at
 
 
+@lru_cache(maxsize=1)  # per process and connection
+def _costed(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], list[str]]:
+    """(the servers with per-operation costs, the columns of explore_costs.sql): most servers have
+    none (x100: 8 of 60), and are not asked (0.5-2 ms a query)."""
+    servers = frozenset(s for (s,) in con.execute(query("explore_costed_servers")).fetchall())
+    return servers, list(_columns(con, "explore_costs", {"server": None}))
+
+
 @lru_cache(maxsize=1)  # per process and connection: every microbenchmark's
 def _catalog(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     return {n: (g, u) for n, g, u in con.execute(query("explore_microbenchmarks")).fetchall()}
@@ -162,7 +170,8 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     qps = sorted_by(arrow_of(con, query("explore_qps"), p), ["campaign", "threads", "microbenchmark", "range",
                                                              "build", "config"])
     published = _server_columns(con, "explore_published", server)
-    costs = _columns(con, "explore_costs", p)
+    costed, cost_columns = _costed(con)
+    costs = _columns(con, "explore_costs", p) if server in costed else {k: [] for k in cost_columns}
     changes = _server_columns(con, "explore_changes", server)
     noise_rows = rows_of(con, "ladder_noise", "server", server)
     noise = {k: [r[k] for r in noise_rows] for k in ("campaign", "threads", "sigma")}
