@@ -132,9 +132,9 @@ def _places(distinct: list, order: dict) -> np.ndarray:
     return np.array([order[v] for v in distinct], dtype=np.int64)
 
 
-def _test_codes(table: pa.Table, t_at: dict) -> np.ndarray:
-    """Each row's test (microbenchmark and range) as its place in `t_at`."""
-    at, tests = _tests(table)
+def _test_codes(table: pa.Table, t_at: dict, found: tuple[np.ndarray, list[tuple]] | None = None) -> np.ndarray:
+    """Each row's test (microbenchmark and range) as its place in `t_at` (`found`: _tests(table))."""
+    at, tests = found or _tests(table)
     return _places(tests, t_at)[at]
 
 
@@ -180,7 +180,8 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
     v_at = {v: i for i, v in enumerate(variants["variant"])}
     colour_of = variant_colours(con)  # the variant's colour on every other page
-    named = set(_tests(qps)[1]) | {(n, r) for cols in (published, costs)
+    qps_tests = _tests(qps)
+    named = set(qps_tests[1]) | {(n, r) for cols in (published, costs)
                                    for n, r in zip(cols["microbenchmark"], cols["range"], strict=True)}
     tests = sorted(named, key=lambda t: (GROUP_ORDER.index(catalog[t[0]][0]), natural(label(*t))))
     t_at = {t: i for i, t in enumerate(tests)}
@@ -209,7 +210,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
         "tests": [{"name": n, "range": r, "label": label(n, r), "group": catalog[n][0], "unit": catalog[n][1]}
                   for n, r in tests],
         "qps": {"campaign": runs(_codes(qps.column("campaign"), c_at)),
-                "variant": runs(_codes(qps.column("variant"), v_at)), "test": runs(_test_codes(qps, t_at)),
+                "variant": runs(_codes(qps.column("variant"), v_at)), "test": runs(_test_codes(qps, t_at, qps_tests)),
                 "threads": runs(qps.column("threads").to_numpy()), "qps": qps.column("qps").to_pylist(),
                 "repetitions": runs(qps.column("repetitions").to_numpy())},
         "published": {"campaign": _index(published["campaign"], c_at), "base": _index(published["base"], v_at),
