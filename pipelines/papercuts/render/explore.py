@@ -21,6 +21,7 @@ from urllib.parse import quote
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..codes import codes_of, keys, sorted_by
 from ..contract import OP_COSTS, dbms_name
@@ -78,11 +79,6 @@ def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str, store
     return 0
 
 
-def _columns(con: duckdb.DuckDBPyConnection, name: str, params: dict) -> dict[str, list]:
-    """A query's result as {column: list} (a server's costs: small)."""
-    return fetch_columns(con, query(name), params)
-
-
 def _server_columns(con: duckdb.DuckDBPyConnection, name: str, server: str) -> dict[str, list]:
     """One server's rows of the whole-site query `name` as {column: list}, without its `server`."""
     columns, at = _site_columns(con, name)
@@ -105,12 +101,19 @@ def _site_columns(con: duckdb.DuckDBPyConnection, name: str) -> tuple[dict[str, 
     return columns, at
 
 
+def _costs(con: duckdb.DuckDBPyConnection, server: str) -> pa.Table:
+    """A server's per-operation costs, as Arrow: turned into indices with no Python value per row
+    (x100: 41,000 rows on 8 servers)."""
+    costed, none = _costed(con)
+    return arrow_of(con, query("explore_costs"), {"server": server}) if server in costed else none
+
+
 @lru_cache(maxsize=1)  # per process and connection
-def _costed(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], list[str]]:
-    """(the servers with per-operation costs, the columns of explore_costs.sql): most servers have
-    none (x100: 8 of 60), and are not asked (0.5-2 ms a query)."""
+def _costed(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], pa.Table]:
+    """(the servers with per-operation costs, explore_costs.sql's columns with no row): most servers
+    have none (x100: 8 of 60), and are not asked (0.5-2 ms a query)."""
     servers = frozenset(s for (s,) in con.execute(query("explore_costed_servers")).fetchall())
-    return servers, list(_columns(con, "explore_costs", {"server": None}))
+    return servers, arrow_of(con, query("explore_costs"), {"server": None})
 
 
 @lru_cache(maxsize=1)  # per process and connection: every microbenchmark's
@@ -170,8 +173,7 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     qps = sorted_by(arrow_of(con, query("explore_qps"), p), ["campaign", "threads", "microbenchmark", "range",
                                                              "build", "config"])
     published = _server_columns(con, "explore_published", server)
-    costed, cost_columns = _costed(con)
-    costs = _columns(con, "explore_costs", p) if server in costed else {k: [] for k in cost_columns}
+    costs = _costs(con, server)
     changes = _server_columns(con, "explore_changes", server)
     noise_rows = rows_of(con, "ladder_noise", "server", server)
     noise = {k: [r[k] for r in noise_rows] for k in ("campaign", "threads", "sigma")}
@@ -180,9 +182,9 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
     c_at = {c: i for i, c in enumerate(campaigns["id"])}
     v_at = {v: i for i, v in enumerate(variants["variant"])}
     colour_of = variant_colours(con)  # the variant's colour on every other page
-    qps_tests = _tests(qps)
-    named = set(qps_tests[1]) | {(n, r) for cols in (published, costs)
-                                   for n, r in zip(cols["microbenchmark"], cols["range"], strict=True)}
+    qps_tests, cost_tests = _tests(qps), _tests(costs)
+    named = set(qps_tests[1]) | set(cost_tests[1]) | {
+        (n, r) for n, r in zip(published["microbenchmark"], published["range"], strict=True)}
     tests = sorted(named, key=lambda t: (GROUP_ORDER.index(catalog[t[0]][0]), natural(label(*t))))
     t_at = {t: i for i, t in enumerate(tests)}
 
@@ -226,14 +228,16 @@ def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tup
                     "span_after": _index(changes["span_after"], v_at), "span_level": SPAN},
         "mycnf": _mycnf(con, server, variants, v_at, c_at, store),
     }
-    metrics = sorted(set(costs["metric"]), key=list(OP_COSTS).index)
+    metrics = sorted(pc.unique(costs.column("metric")).to_pylist(), key=list(OP_COSTS).index)
     m_at = {m: i for i, m in enumerate(metrics)}
     cost_data = {"format": FORMAT, "server": server, "metrics": metrics,
                  "units": [OP_COSTS[m][2] for m in metrics],  # each metric's, for its values' headers
-                 "campaign": _index(costs["campaign"], c_at), "variant": _index(costs["variant"], v_at),
-                 "test": tests_of(costs), "threads": costs["threads"], "metric": _index(costs["metric"], m_at),
+                 "campaign": _codes(costs.column("campaign"), c_at).tolist(),
+                 "variant": _codes(costs.column("variant"), v_at).tolist(),
+                 "test": _test_codes(costs, t_at, cost_tests).tolist(), "threads": costs.column("threads").to_pylist(),
+                 "metric": _codes(costs.column("metric"), m_at).tolist(),
                  # inf is published as such by mytools (o/s of 0); JSON has no infinity
-                 "value": [v if math.isfinite(v) else "inf" for v in costs["value"]]}
+                 "value": [v if math.isfinite(v) else "inf" for v in costs.column("value").to_pylist()]}
     return data, cost_data
 
 
