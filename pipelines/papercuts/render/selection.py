@@ -93,14 +93,6 @@ def _costed(con) -> frozenset[tuple[str, str]]:
     return frozenset(con.execute(query("costed_pairs")).fetchall())
 
 
-def cost_variants(con, campaign: str, server: str, threads: int, base_build: str, base_config: str) -> list[str]:
-    """The variants of a comparison with per-operation costs beside their rQPS, by version."""
-    found = {(r["version_rank"], r["build"], r["config"], r["variant"])
-             for r in comparison_costs(con, campaign, server, base_build, base_config)
-             if r["threads"] == threads and r["relative"] is not None}
-    return [v for *_, v in sorted(found)]
-
-
 def rqps_rows(con, d: dict, where: str) -> tuple[Columns, list[str]]:
     """The rows of a comparison chart (RQPS_COLUMNS), as columns: each microbenchmark's, ordered
     by group, label and thread count (`order`), then by variant as given (or by version)."""
