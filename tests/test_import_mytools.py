@@ -864,3 +864,26 @@ def test_engine_for_an_archive_whose_build_names_all_tell_theirs_is_refused(data
     assert str(e.value).endswith("; leave --engine out (it is for builds whose name does not tell, such as "
                                  "fbmysql's); nothing was changed")
     assert digest(data) == before
+
+
+@pytest.mark.parametrize("cores, refused", [(8, False), (48, True)])
+def test_an_archive_of_another_machine_than_the_server_named_is_refused(data, tmp_path, cores, refused):
+    """--server names the machine the archive ran on: its sysbench outputs say how many CPUs that
+    was (mytools' second line, "8 CPUs" in nov25.sb.mysql's, a c8r32 box's). Named as a 48-core
+    server, it was imported and published as that server's numbers."""
+    src = tmp_path / "dop1"
+    shutil.copytree(PROJECT / "tests" / "fixtures" / "raw" / "mytools" / "nov25.sb.mysql" / "dop1", src)
+    (data / "servers.csv").write_text(f"id,aliases,cpu_model,cores,smt,source\nbox,c8r32,Test CPU,{cores},off,src\n")
+    before = digest(data)
+    if not refused:
+        problems, _ = run(src, data)
+        assert problems.errors == []
+        return
+    with pytest.raises(UserError) as e:
+        run(src, data)
+    errors = [p for p in e.value.problems if p.severity == "error"]
+    assert [(p.path, p.line, p.column) for p in errors] == [
+        (Paths.make().rel(src / "x.my9500_rel_o2nofp.z12a_c8r32.pk1" / "sb.o.point-query.range100.pk1.dop1"), 2, 1)]
+    assert errors[0].message.startswith("sysbench ran on a machine with 8 CPUs (its second line says so); "
+                                        "server 'box' has 48 cores, SMT off: 48 CPUs"), errors[0]  # c8r32's id
+    assert digest(data) == before  # nothing imported
