@@ -12,7 +12,11 @@ def settle(page, scope: str = ".vega-chart", timeout: float = 20_000) -> None:
 
 def draw_every_chart(page, timeout: float = 20_000) -> None:
     for chart in page.locator(".vega-chart").all():
-        chart.scroll_into_view_if_needed(timeout=timeout)
-        # The observer sees it on the next frame; wait for that before scrolling past it.
-        page.wait_for_function("el => el.dataset.drawing === 'true'", arg=chart.element_handle(), timeout=timeout)
+        # Scrolled to at each frame until the observer has seen it (it sets data-drawing), not by
+        # Playwright's scroll, which first waits for the chart to stand still: below charts that
+        # are still taking their size it may not within the timeout on a loaded machine (a full
+        # test run: the 1366 px phones test timed out on a dell32 calibration chart, which it drew
+        # in 45-52 s three times out of three alone).
+        page.wait_for_function("el => { el.scrollIntoView({block: 'center'}); return el.dataset.drawing === 'true'; }",
+                               arg=chart.element_handle(), timeout=timeout)
     settle(page, timeout=timeout)
