@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from itertools import groupby
 from pathlib import Path
 from urllib.parse import quote
 
@@ -25,7 +24,7 @@ import pyarrow.compute as pc
 
 from ..codes import codes_of, keys, sorted_by
 from ..contract import OP_COSTS, dbms_name
-from ..db import fetch_columns, query
+from ..db import query
 from ..derive.changepoints import SPAN
 from ..ingest import blobs
 from ..paths import campaign_url, server_url
@@ -35,7 +34,7 @@ from .columns import arrow_of
 from .frontmatter import page, write_json
 from .selection import label, natural
 from .served import served_name
-from .site_rows import rows_of
+from .site_rows import columns_of, rows_of
 from .specs import GROUP_ORDER
 from .units import Unit
 
@@ -77,28 +76,6 @@ def _server_files(con: duckdb.DuckDBPyConnection, root: Path, server: str, store
     if costs["value"]:
         write_json(folder / f"{server}.costs.json", costs)
     return 0
-
-
-def _server_columns(con: duckdb.DuckDBPyConnection, name: str, server: str) -> dict[str, list]:
-    """One server's rows of the whole-site query `name` as {column: list}, without its `server`."""
-    columns, at = _site_columns(con, name)
-    start, stop = at.get(server, (0, 0))
-    return {k: v[start:stop] for k, v in columns.items()}
-
-
-@lru_cache(maxsize=8)  # per process and connection (a worker's lasts for every unit it makes)
-def _site_columns(con: duckdb.DuckDBPyConnection, name: str) -> tuple[dict[str, list], dict[str, tuple[int, int]]]:
-    """The whole site's rows of a query ordered by server first, and where each server's start and
-    stop: each query per server cost 0.5-3 ms (x100: 60 servers, six queries each), the whole
-    site's about one such query."""
-    columns = fetch_columns(con, query(name))
-    at: dict[str, tuple[int, int]] = {}
-    start = 0
-    for server, rows in groupby(columns.pop("server")):
-        if server in at:
-            raise ValueError(f"{name}.sql must order its rows by server first")
-        at[server] = (start, start := start + sum(1 for _ in rows))
-    return columns, at
 
 
 def _costs(con: duckdb.DuckDBPyConnection, server: str) -> pa.Table:
@@ -167,14 +144,14 @@ def runs(values: list | np.ndarray) -> list | dict:
 def server_data(con: duckdb.DuckDBPyConnection, server: str, store: Path) -> tuple[dict, dict]:
     """The explorer's data for one server, and its per-op costs (a second, optional file)."""
     p = {"server": server}
-    campaigns = _server_columns(con, "explore_campaigns", server)
-    variants = _server_columns(con, "explore_variants", server)
+    campaigns = columns_of(con, "explore_campaigns", "server", server)
+    variants = columns_of(con, "explore_variants", "server", server)
     # turned into indices with no Python value per row
     qps = sorted_by(arrow_of(con, query("explore_qps"), p), ["campaign", "threads", "microbenchmark", "range",
                                                              "build", "config"])
-    published = _server_columns(con, "explore_published", server)
+    published = columns_of(con, "explore_published", "server", server)
     costs = _costs(con, server)
-    changes = _server_columns(con, "explore_changes", server)
+    changes = columns_of(con, "explore_changes", "server", server)
     noise_rows = rows_of(con, "ladder_noise", "server", server)
     noise = {k: [r[k] for r in noise_rows] for k in ("campaign", "threads", "sigma")}
     catalog = _catalog(con)
@@ -246,10 +223,10 @@ def _mycnf(con, server: str, data_variants: dict, v_at: dict, c_at: dict, store:
     config id, and the build's version when several do (mytools names them my.cnf.c<config>_<version>).
     A variant with no such file, or with several left, gets none: never a guess."""
     files: dict[str, list[tuple[str, int, str]]] = {}
-    mycnf = _server_columns(con, "explore_mycnf", server)
+    mycnf = columns_of(con, "explore_mycnf", "server", server)
     for campaign, name, size, sha256 in zip(*mycnf.values(), strict=True):
         files.setdefault(campaign, []).append((name, size, sha256))
-    used = zip(*_server_columns(con, "explore_campaign_variants", server).values(), strict=True)
+    used = zip(*columns_of(con, "explore_campaign_variants", "server", server).values(), strict=True)
     version = dict(zip(data_variants["variant"], data_variants["version"], strict=True))
     config = dict(zip(data_variants["variant"], data_variants["config"], strict=True))
     out = []

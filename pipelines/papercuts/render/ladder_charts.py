@@ -2,18 +2,15 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
-import numpy as np
 import pyarrow as pa
 
-from ..db import query
 from ..problems import UserError
 from . import tables
-from .columns import Columns, arrow_of
+from .columns import Columns
 from .registry import Drawn, chart_kind
 from .selection import per_unit
-from .site_rows import rows_of
+from .site_rows import rows_of, table_of
 from .tables import fixed, percent
 
 COLUMNS = ["series", "position", "build", "variant", "version", "rqps", "n", "change", "ring"]
@@ -26,9 +23,7 @@ def ladder(con, d, where):
     if not found:
         raise UserError(f"{where}: no ladder '{d['ladder']}'")
     server = found[0]["server"]
-    every, at_rows = _site_lines(con)
-    start, stop = at_rows.get(d["ladder"], (0, 0))
-    lines = every.slice(start, stop - start)  # by series, then position
+    lines = table_of(con, "ladder_lines", "ladder", d["ladder"])  # by series, then position
     # Columns, not a dict per row: a server's ladders draw about 2,000 rows (x100), whose dicts,
     # and their CSV made from them again, were most of a ladder page's time.
     series, position, variant, version, rqps = (lines.column(k).to_pylist()
@@ -58,21 +53,6 @@ def ladder(con, d, where):
         "ring", pa.array([int(c is not None) for c in change], pa.int64()))
     rows = Columns.of_arrow(data, {"rqps": rqps, "change": change})
     return Drawn(rows, ladder_spec(d["title"], rows, [shown[v] for v in variants]), table, COLUMNS)
-
-
-@lru_cache(maxsize=1)  # per process and connection: a query per server scanned every server's lines
-def _site_lines(con) -> tuple[pa.Table, dict[str, tuple[int, int]]]:
-    """(every ladder's lines, by ladder, series and position; ladder -> where its rows start and
-    stop). derive made them (ladder_lines): x100, 100,000 rows read in about 20 ms, where the query
-    of each server's took 1-2 ms, 57 times."""
-    lines = arrow_of(con, query("ladder_lines"), {})
-    ladders = lines.column("ladder").combine_chunks().dictionary_encode()
-    codes = ladders.indices.to_numpy()
-    starts = np.flatnonzero(np.diff(codes, prepend=-1))  # each ladder's rows are one run
-    names = ladders.dictionary.take(codes[starts]).to_pylist()
-    if len(set(names)) != len(names):
-        raise ValueError("ladder_lines.sql must order its rows by ladder first")
-    return lines, dict(zip(names, zip(starts.tolist(), [*starts[1:].tolist(), len(codes)], strict=True), strict=True))
 
 
 def _by_ladder(rows: list[dict]) -> dict[str, list[dict]]:

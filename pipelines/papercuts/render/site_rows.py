@@ -5,14 +5,19 @@ summaries and ladder pages, one campaign's ladder pages and reproduction score, 
 such query took 1.5-6 ms, most of it DuckDB preparing it, and ran 60-138 times at x100 (about
 1.2 s of the render stage's CPU). These tables hold a few hundred to a few thousand rows, so the
 whole site's rows cost about one query's time: a rebuild that makes a few units pays no more.
+Larger ones (a server's explorer files, every ladder's lines) are read as columns or as Arrow and
+sliced: their query orders them by the key, so a unit's rows are one run of them.
 """
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import groupby
 
 import duckdb
+import pyarrow as pa
 
-from ..db import fetch_dicts, query
+from ..db import fetch_columns, fetch_dicts, query
+from .columns import arrow_of
 
 
 @lru_cache(maxsize=64)  # per process and connection (a worker's lasts for every unit it makes)
@@ -28,3 +33,42 @@ def rows_of(con: duckdb.DuckDBPyConnection, name: str, column: str, value, keep:
     as new dicts (a caller may change them); without that column unless `keep`."""
     return [dict(r) if keep else {k: v for k, v in r.items() if k != column}
             for r in _by(con, name, column).get(value, [])]
+
+
+def columns_of(con: duckdb.DuckDBPyConnection, name: str, column: str, value) -> dict[str, list]:
+    """As rows_of, as {column: list} (without `column`): a slice of the whole site's columns, no
+    object per row. `name` orders its rows by `column` first."""
+    columns, at = _columns(con, name, column)
+    start, stop = at.get(value, (0, 0))
+    return {k: v[start:stop] for k, v in columns.items() if k != column}
+
+
+def table_of(con: duckdb.DuckDBPyConnection, name: str, column: str, value) -> pa.Table:
+    """As rows_of, as an Arrow slice of the whole site's table (every column). `name` orders its
+    rows by `column` first."""
+    table, at = _table(con, name, column)
+    start, stop = at.get(value, (0, 0))
+    return table.slice(start, stop - start)
+
+
+@lru_cache(maxsize=16)  # per process and connection, as _by
+def _columns(con: duckdb.DuckDBPyConnection, name: str, column: str) -> tuple[dict[str, list], dict]:
+    columns = fetch_columns(con, query(name))
+    return columns, _spans(columns[column], name, column)
+
+
+@lru_cache(maxsize=16)  # per process and connection, as _by
+def _table(con: duckdb.DuckDBPyConnection, name: str, column: str) -> tuple[pa.Table, dict]:
+    table = arrow_of(con, query(name), {})
+    return table, _spans(table.column(column).to_pylist(), name, column)
+
+
+def _spans(keys: list, name: str, column: str) -> dict:
+    """Where each value's run of rows starts and stops; a value in two runs is the query's error."""
+    at: dict = {}
+    start = 0
+    for key, run in groupby(keys):
+        if key in at:
+            raise ValueError(f"{name}.sql must order its rows by {column} first")
+        at[key] = (start, start := start + sum(1 for _ in run))
+    return at
