@@ -13,7 +13,7 @@ import pytest
 from datadir import campaign_again
 from datadir import tree_digest as tree
 from papercuts.build import IN_PLACE, Timings, build
-from papercuts.paths import Paths
+from papercuts.paths import PROJECT, Paths
 from papercuts.render.reuse import _place
 from papercuts.validate.raw import RAW_TABLES
 
@@ -205,6 +205,23 @@ def _embeds(public: Path, campaign: str) -> dict:
     return {p.relative_to(folder): p.stat().st_ino for p in folder.rglob("index.html")}
 
 
+def _investigations(paths: Paths) -> dict[str, int]:
+    """Each investigation's page in the content tree, with its inode: a kept unit's is linked from
+    the last build's copy (render/reuse.py), a page made again is a new file."""
+    return {p.parent.name: p.stat().st_ino for p in (paths.generated / "investigations").glob("*/index.md")}
+
+
+def _rebuild(paths: Paths, said: list[str]) -> tuple[Timings, set[str]]:
+    """A build after a change: its timings, and the investigations whose pages it made again."""
+    before = _investigations(paths)
+    said.clear()
+    t = Timings(say=said.append)
+    build(paths, t)
+    after = _investigations(paths)
+    assert len(before) == len(after) == 6
+    return t, {k for k in before if after[k] != before[k]}
+
+
 def _inodes(*roots: Path, skip: Path | None = None) -> set[tuple[int, int]]:
     return {(st.st_dev, st.st_ino) for root in roots for p in root.rglob("*")
             if p.is_file() and not (skip and p.is_relative_to(skip)) for st in [p.stat()]}
@@ -214,15 +231,18 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
         data_copy, tmp_path):
     """Issue 16.3: a new campaign rewrites its own page, its server's pages and the site-wide ones;
     every other server's and campaign's pages come from the last build. A catalog change reaches
-    every page. Each time the site is byte for byte a clean build's."""
-    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    every page. Each time the site is byte for byte a clean build's. The project's investigations
+    are built with the copy of its data: their pages are kept too."""
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public",
+                       content=PROJECT / "content")
     said: list[str] = []
     build(paths, Timings(say=said.append))
     kept, total = _units(said)
     assert kept == 0 and total > 10
 
     def clean(name: str) -> tuple[dict, int]:
-        other = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name)
+        other = Paths.make(data=data_copy, build=tmp_path / f"{name}-build", out=tmp_path / name,
+                           content=PROJECT / "content")
         t = Timings()
         build(other, t)
         # The database too, table by table and row by row, each campaign's rows in order: rows
@@ -237,9 +257,7 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     campaign_again(data_copy, "2026-11-01-busy-wait-dell32-again", "2026-11-01", 1.01)
     elsewhere = _placed(paths.public, "2014-04-16-itc-vs-threads")
     embeds = _embeds(paths.public, "2014-04-16-itc-vs-threads")
-    said.clear()
-    t = Timings(say=said.append)
-    build(paths, t)
+    t, remade = _rebuild(paths, said)
     kept, written = _units(said)
     # Its contributed files and its charts' files are the last site's very files, not written
     # again (publish/placed.py): the change does not reach that campaign.
@@ -249,8 +267,10 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     # and the site shares no file with the build's own (content tree, kept pages, images: the
     # last site, in the trash, does): an edit of a published file cannot reach a later build
     assert not _inodes(paths.public) & _inodes(paths.build, paths.image_cache, skip=paths.trash)
-    # its page, and dell32's page, ladders and explorer files; nothing of the other servers
-    assert 0 < written <= 4 and kept + written == total + 1, said
+    # Investigations are kept but the one whose charts name nothing: its date is the site's newest.
+    assert remade == {"myrocks-2x-less-slow"}
+    # its page, dell32's page, ladders and explorer files, that investigation; nothing of the other servers
+    assert 0 < written <= 5 and kept + written == total + 1, said
     campaigns = len(list((data_copy / "campaigns").iterdir()))
     # dated before the last campaign: the others' rows stay in a copy, its own are appended
     assert f"the rows of {campaigns - 1} unchanged campaign(s) kept in a copy of the last build's database" in (
@@ -267,9 +287,9 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     header, first, *rest = results.read_text().splitlines()
     key, value = first.rsplit(",", 1)
     results.write_text("\n".join([header, f"{key},{float(value) * 1.01:.2f}", *rest]) + "\n")
-    said.clear()
-    t = Timings(say=said.append)
-    build(paths, t)
+    t, remade = _rebuild(paths, said)
+    # the investigations whose charts draw them are made again, and the one that names nothing
+    assert remade == {"mariadb-spin-wait-delay-vm", "kernel-mutex-thread-concurrency", "myrocks-2x-less-slow"}
     assert f"the rows of {campaigns - 2} unchanged campaign(s) kept in a copy of the last build's database" in (
         "".join(said))
     assert (tree(paths.public), t.pages) == clean("after-measured-change")
@@ -557,7 +577,7 @@ def _page(con, root: Path, folder: str, text: str) -> int:
 
 
 def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kept_units_file(tmp_path):
-    """A unit that is never kept (an investigation) writes in a scratch folder of its own, then is
+    """A unit that is never kept (the regressions index) writes in a scratch folder of its own, then is
     linked into the content tree as a kept unit's files are: made on a worker while this process
     links the kept units in, a page written straight into the tree at a path a kept unit holds
     would be written through that link, into the kept copy, with no error."""
@@ -586,3 +606,21 @@ def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kep
         assert reuse.reused == 1
         kept = next(p for p in reuse.cache.glob("*/files/campaigns/c1/index.md") if ".tmp-" not in str(p))
         assert kept.read_text() == (again / "campaigns" / "c1" / "index.md").read_text() == "the unit's"
+
+
+def test_an_investigation_is_keyed_by_the_campaigns_its_charts_draw():
+    """Its page is kept while they are unchanged (render/reuse.py): a campaign a chart names; a
+    ladder's campaign and every campaign of its server, as the ladder pages are; every campaign
+    when no chart names one, as its date is then the site's newest."""
+    from papercuts.render.investigations import drawn_from
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE ladders AS SELECT * FROM (VALUES ('L1', 's1', 'c2'), ('L2', 's2', 'c4')) "
+                "AS t(ladder, server, campaign)")
+    by_server, every = {"s1": ["c1", "c2"], "s2": ["c3", "c4"]}, ["c1", "c2", "c3", "c4", "c5"]
+    assert drawn_from(con, [{"campaign": "c5"}], by_server, every) == ("c5",)
+    assert drawn_from(con, [{"campaign": "c5"}, {"ladder": "L1"}], by_server, every) == ("c1", "c2", "c5")
+    assert drawn_from(con, [{"calibrations": ["k1"]}], by_server, every) == ()
+    assert drawn_from(con, [], by_server, every) == tuple(every)
+    # an unknown ladder names nothing: the page is made, and its chart refuses it
+    assert drawn_from(con, [{"ladder": "L9"}], by_server, every) == tuple(every)

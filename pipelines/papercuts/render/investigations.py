@@ -67,9 +67,25 @@ def compared(con, defs: list[dict]) -> list[dict]:
     return [{k: (r[k] or "") for k in ("kind", "id", "what", "how", "notes")} for r in rows]
 
 
+def drawn_from(con, defs: list[dict], by_server: dict[str, list[str]], every: list[str]) -> tuple[str, ...]:
+    """The campaigns an investigation's page is drawn from (its key, render/reuse.py): those its
+    charts name; for a ladder, its campaign and every other of its server (the ladder pages' key:
+    a server's changes are read together); every campaign when no chart names one or a ladder, as
+    the page's date is then the site's newest (embeds.page_as_of)."""
+    named: set[str] = set()
+    for d in defs:
+        if d.get("campaign"):
+            named.add(str(d["campaign"]))
+        for r in rows_of(con, "ladder_owners", "ladder", str(d["ladder"])) if d.get("ladder") else ():
+            named.update([r["campaign"], *by_server.get(r["server"], [])])
+    if not named and not any(d.get("calibrations") for d in defs):
+        named.update(every)
+    return tuple(sorted(named))
+
+
 def render_investigation(con: duckdb.DuckDBPyConnection, out_root: Path, src: Path, paths: Paths) -> int:
-    """One investigation's page bundle (a page unit's make, never kept: render/units.py); its
-    page count."""
+    """One investigation's page bundle (a page unit's make, kept by what drawn_from names:
+    render/units.py); its page count."""
     where = paths.rel(src)
     meta, body = split(src.read_text(), where)
     defs = meta.get("charts") or []  # checked in validate/frontmatter.py

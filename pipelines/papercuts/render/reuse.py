@@ -1,5 +1,5 @@
 """Pages kept from the last build: a server's page, a campaign's page, a server's ladder pages and
-its explorer files (each with their charts' specs, tables, CSVs and embed pages) are written
+its explorer files, an investigation's page (each with their charts' specs, tables, CSVs and embed pages) are written
 again only when something they are drawn from has changed (issue 16.3).
 
 A unit's key hashes everything it can read, not what it happens to read:
@@ -7,8 +7,9 @@ A unit's key hashes everything it can read, not what it happens to read:
 - every input outside data/campaigns/ (catalogs, calibrations, known regressions) and every
   hand-written page (investigations link servers and campaigns), whether images are drawn, and
   the site's title and address (site/hugo.toml: the embed pages show them);
-- the bytes of each campaign with rows on the unit's server, or of the unit's campaign
-  (validate/campaign_cache.folder_digest: files, places and code);
+- the bytes of each campaign with rows on the unit's server, of the unit's campaign, or of the
+  campaigns an investigation's charts draw (validate/campaign_cache.folder_digest: files, places
+  and code);
 - the colours of those campaigns' variants, which are assigned over the whole site.
 A unit's pages are a function of these alone, so a unit whose key is unchanged gives the same
 files, which are taken from the last build's. The site is byte for byte a clean build's
@@ -98,7 +99,8 @@ class Reuse:
                 (tmp / "files").mkdir(parents=True)
                 made.append((u, None, tmp, None))
                 continue
-            key = self.key(u.name, [u.campaign] if u.campaign else self.by_server.get(u.server or "", []))
+            key = self.key(u.name, list(u.reads) if u.reads is not None else [u.campaign] if u.campaign
+                           else self.by_server.get(u.server or "", []))
             entry = self.cache / entry_name(u.name)
             self.used.add(entry.name)
             entries.append(entry)

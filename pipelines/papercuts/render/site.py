@@ -21,7 +21,7 @@ from .charts import KINDS
 from .embeds import embed_url, for_site, image_stem, site_settings
 from .explore import explore_units, render_explore
 from .frontmatter import page, split
-from .investigations import render_investigation
+from .investigations import drawn_from, render_investigation
 from .jinja import render_template
 from .ladder_pages import ladder_units, render_ladder_index
 from .reuse import Reuse
@@ -55,8 +55,10 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     investigations = []  # what the campaign and server pages link to, from the front matter alone
     # The investigations written for this data only (paths.pages): none for another data folder.
     sources = sorted((paths.pages / "investigations").glob("*.md")) if paths.pages else []
+    drawn = []  # the campaigns each one's charts draw: its page's key
     for src in sources:
         meta, _ = split(src.read_text(), paths.rel(src))
+        drawn.append(drawn_from(con, meta.get("charts") or [], reuse.by_server, sorted(reuse.digests)))
         investigations.append({"slug": src.stem, "title": meta["title"],
                                "servers": [str(s) for s in meta.get("servers") or []],
                                "campaigns": sorted({str(d["campaign"]) for d in meta.get("charts") or []
@@ -65,11 +67,12 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
     # the same cores: the ladders, the explorer's files, the investigations and the regressions
-    # index. The last two are made at every build, not kept, and first: the largest jobs first, the
-    # small ones then fill both cores to the end (x100 rebuild: the regressions index, 6,490 changes,
-    # 0.34-0.38 s, was the last job among the server pages, with the other core idle).
+    # index. The last, made at every build, and the investigations come first: the largest jobs
+    # first, the small ones then fill both cores to the end (x100 rebuild: the regressions index,
+    # 6,490 changes, 0.34-0.38 s, was the last job among the server pages, with the other core idle).
     first = ([Unit("ladder index", render_ladder_index, (tuple(i["slug"] for i in investigations),), kept=False)]
-             + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), kept=False) for src in sources]
+             + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
+                for src, reads in zip(sources, drawn, strict=True)]
              + campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs))
     servers = server_units(con, investigations, out)
     reuse.unplace_others(first + servers, out)

@@ -35,10 +35,12 @@ class Unit:
     name: str  # "server dell32": names its entry among the kept units
     make: Callable[..., int]  # make(con, root, *args) -> pages; module-level, so a worker can run it
     args: tuple = field(default=())
-    # What it is drawn from (its key, render/reuse.py): one campaign, or every campaign of a server.
+    # What it is drawn from (its key, render/reuse.py): one campaign, every campaign of a server, or
+    # the campaigns named (an investigation's: investigations.drawn_from).
     campaign: str | None = None
     server: str | None = None
-    kept: bool = True  # False: made at every build, never kept (an investigation reads anything)
+    reads: tuple[str, ...] | None = None
+    kept: bool = True  # False: made at every build, never kept (the regressions index reads every campaign)
 
 
 _con: duckdb.DuckDBPyConnection | None = None  # a worker's own connection
