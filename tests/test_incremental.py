@@ -205,20 +205,21 @@ def _embeds(public: Path, campaign: str) -> dict:
     return {p.relative_to(folder): p.stat().st_ino for p in folder.rglob("index.html")}
 
 
-def _investigations(paths: Paths) -> dict[str, int]:
-    """Each investigation's page in the content tree, with its inode: a kept unit's is linked from
-    the last build's copy (render/reuse.py), a page made again is a new file."""
-    return {p.parent.name: p.stat().st_ino for p in (paths.generated / "investigations").glob("*/index.md")}
+def _drawn_pages(paths: Paths) -> dict[str, int]:
+    """The investigations' and the calibration page in the content tree, with their inodes: a kept
+    unit's is linked from the last build's copy (render/reuse.py), a page made again is a new file."""
+    return {p.parent.name: p.stat().st_ino for pattern in ("investigations/*/index.md", "calibration/index.md")
+            for p in paths.generated.glob(pattern)}
 
 
 def _rebuild(paths: Paths, said: list[str]) -> tuple[Timings, set[str]]:
-    """A build after a change: its timings, and the investigations whose pages it made again."""
-    before = _investigations(paths)
+    """A build after a change: its timings, and which of those pages it made again."""
+    before = _drawn_pages(paths)
     said.clear()
     t = Timings(say=said.append)
     build(paths, t)
-    after = _investigations(paths)
-    assert len(before) == len(after) == 6
+    after = _drawn_pages(paths)
+    assert len(before) == len(after) == 7
     return t, {k for k in before if after[k] != before[k]}
 
 
@@ -267,7 +268,8 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     # and the site shares no file with the build's own (content tree, kept pages, images: the
     # last site, in the trash, does): an edit of a published file cannot reach a later build
     assert not _inodes(paths.public) & _inodes(paths.build, paths.image_cache, skip=paths.trash)
-    # Investigations are kept but the one whose charts name nothing: its date is the site's newest.
+    # Investigations are kept but the one whose charts name nothing (its date is the site's newest),
+    # and so is the calibration page, which draws no campaign.
     assert remade == {"myrocks-2x-less-slow"}
     # its page, dell32's page, ladders and explorer files, that investigation; nothing of the other servers
     assert 0 < written <= 5 and kept + written == total + 1, said
@@ -299,11 +301,9 @@ def test_pages_of_servers_and_campaigns_a_change_does_not_reach_are_kept_and_the
     text = builds.read_text()
     assert "Upstream MySQL 8.0.28." in text
     builds.write_text(text.replace("Upstream MySQL 8.0.28.", "Upstream MySQL 8.0.28 (a release build).", 1))
-    said.clear()
-    t = Timings(say=said.append)
-    build(paths, t)
+    t, remade = _rebuild(paths, said)
     kept, written = _units(said)
-    assert kept == 0 and written == total + 1, said
+    assert kept == 0 and written == total + 1 and len(remade) == 7, said
     assert not any("copied from the last build's database" in line for line in said), said
     assert (tree(paths.public), t.pages) == clean("after-catalog")
 

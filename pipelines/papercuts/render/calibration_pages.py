@@ -135,7 +135,15 @@ def _entry(con, cal: dict, folder: Path, store: Path) -> dict:
             "source": {k: cal[f"source_{k}"] or "" for k in SOURCE}, "files": files}
 
 
-def render_calibration_page(con: duckdb.DuckDBPyConnection, paths: Paths, out_root: Path) -> int:
+def drawn_from(con, every: list[str]) -> tuple[str, ...]:
+    """The campaigns the calibration page is drawn from (its key, render/reuse.py): none while it
+    has charts, which name calibrations only (data outside the campaigns, in every key); every
+    campaign when it has none, as its date is then the site's newest (embeds.page_as_of)."""
+    return () if any(defs for _, defs in _comparison_sections(_calibrations(con))) else tuple(every)
+
+
+def render_calibration_page(con: duckdb.DuckDBPyConnection, out_root: Path, paths: Paths) -> int:
+    """The calibration page (a page unit's make: render/units.py); its page count."""
     cals = _calibrations(con)
     sections = _comparison_sections(cals)
     charts = [make_chart(con, d, "calibration page") for _, defs in sections for d in defs]

@@ -1,6 +1,7 @@
 """Pages kept from the last build: a server's page, a campaign's page, a server's ladder pages and
-its explorer files, an investigation's page (each with their charts' specs, tables, CSVs and embed pages) are written
-again only when something they are drawn from has changed (issue 16.3).
+its explorer files, an investigation's page, the calibration page (each with their charts' specs,
+tables, CSVs and embed pages) are written again only when something they are drawn from has
+changed (issue 16.3).
 
 A unit's key hashes everything it can read, not what it happens to read:
 - Papercuts' own code, SQL and templates;
@@ -8,13 +9,13 @@ A unit's key hashes everything it can read, not what it happens to read:
   hand-written page (investigations link servers and campaigns), whether images are drawn, and
   the site's title and address (site/hugo.toml: the embed pages show them);
 - the bytes of each campaign with rows on the unit's server, of the unit's campaign, or of the
-  campaigns an investigation's charts draw (validate/campaign_cache.folder_digest: files, places
-  and code);
+  campaigns a page's charts draw (an investigation's; none for the calibration page's:
+  validate/campaign_cache.folder_digest: files, places and code);
 - the colours of those campaigns' variants, which are assigned over the whole site.
 A unit's pages are a function of these alone, so a unit whose key is unchanged gives the same
 files, which are taken from the last build's. The site is byte for byte a clean build's
-(tests/test_incremental.py). Pages of the whole site (home, indexes, regressions, calibration)
-are always written.
+(tests/test_incremental.py). Pages of the whole site (home, indexes, regressions) are always
+written.
 """
 from __future__ import annotations
 

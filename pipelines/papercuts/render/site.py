@@ -13,9 +13,8 @@ from ..paths import Paths, campaign_url, server_url
 from ..problems import UserError
 from ..publish.swap import replace_path
 from ..publish.trash import Trash
-from . import content_tree
+from . import calibration_pages, content_tree
 from . import reuse as reuse_module
-from .calibration_pages import render_calibration_page
 from .campaigns import campaign_units, render_campaign_index
 from .charts import KINDS
 from .embeds import embed_url, for_site, image_stem, site_settings
@@ -66,21 +65,22 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
 
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
-    # the same cores: the ladders, the explorer's files, the investigations and the regressions
-    # index. The last, made at every build, and the investigations come first: the largest jobs
+    # the same cores: the ladders, the explorer's files, the investigations, the calibration page
+    # and the regressions index. The last, made at every build, and the investigations come first: the largest jobs
     # first, the small ones then fill both cores to the end (x100 rebuild: the regressions index,
     # 6,490 changes, 0.34-0.38 s, was the last job among the server pages, with the other core idle).
     first = ([Unit("ladder index", render_ladder_index, (tuple(i["slug"] for i in investigations),), kept=False)]
              + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
                 for src, reads in zip(sources, drawn, strict=True)]
+             + [Unit("calibration page", calibration_pages.render_calibration_page, (paths,),
+                     reads=calibration_pages.drawn_from(con, sorted(reuse.digests)))]
              + campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs))
     servers = server_units(con, investigations, out)
     reuse.unplace_others(first + servers, out)
     pages += reuse.run(first, out, workers, progress, "campaign pages, ladders, explorer files")
     # The pages of the whole site are made here while the workers make the server pages.
     pages += reuse.run(servers, out, workers, progress, "server pages",
-                       meanwhile=lambda: (render_campaign_index(out) + render_calibration_page(con, paths, out)
-                                          + render_explore(con, out)))
+                       meanwhile=lambda: render_campaign_index(out) + render_explore(con, out))
     reuse.forget_others()
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
