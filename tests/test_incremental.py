@@ -529,7 +529,7 @@ def test_a_file_is_linked_from_the_last_site_only_while_neither_side_has_changed
         staging.mkdir()
         placer = Placer(tmp_path / RECORD, public, staging)
         for name in "abc":
-            placer.place(str(content / name), staging / name)
+            placer.place(str(content / name), name)
         placer.save()
         shutil.rmtree(public, ignore_errors=True)
         staging.rename(public)

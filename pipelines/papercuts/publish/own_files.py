@@ -30,7 +30,7 @@ class OwnFiles:
     def __init__(self, root: Path, placer: Placer) -> None:
         self.root, self.placer = root, placer
         self.clashes: dict[str, str | None] = {}
-        self.folders: set[Path] = set()  # made already
+        self.folders: set[str] = set()  # made already
 
     def place(self, content: Path) -> None:
         """Every file of the content tree that Papercuts publishes itself."""
@@ -56,8 +56,9 @@ class OwnFiles:
         Papercuts' files is already."""
         for root, dirs, files in os.walk(src):
             dirs.sort()
+            folder = os.path.relpath(root, src)
             for name in sorted(files):
-                rel = published_as(Path(root, name).relative_to(src).as_posix())
+                rel = published_as(name if folder == "." else f"{folder}/{name}")
                 self._place(os.path.join(root, name), rel, clash)
 
     def place_chart_files(self, content: Path) -> None:
@@ -70,18 +71,18 @@ class OwnFiles:
             chart_files = sorted(name for name in files if name.endswith(CHART_FILES))
             if not chart_files:
                 continue
-            folder = Path(root).relative_to(content).as_posix()
+            folder = os.path.relpath(root, content)
             for name in chart_files:
                 self._place(os.path.join(root, name), f"{folder}/{name}" if folder != "." else name, None)
 
     def _place(self, source: str, rel: str, clash: str | None) -> None:
         """source at rel, refused (`clash`, None: a chart's file) where a file of ours is already."""
-        dest = self.root / rel
+        folder = os.path.dirname(rel)
         try:
-            if dest.parent not in self.folders:  # made once, not asked of the file system for each file
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                self.folders.add(dest.parent)
-            self.placer.place(source, dest)
+            if folder not in self.folders:  # made once, not asked of the file system for each file
+                os.makedirs(os.path.join(self.root, folder), exist_ok=True)
+                self.folders.add(folder)
+            self.placer.place(source, rel)
         except (FileExistsError, NotADirectoryError):  # a file of ours there, or where its folder goes
             raise UserError(f"{rel}: {clash or CHART_CLASH}") from None
         self.clashes[rel] = clash
