@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..versions import parse_version
@@ -76,8 +77,10 @@ def _version(dbms: str, digits: str, pre: str) -> str | None:
     return ".".join(str(int(p)) for p in parts if p) + pre
 
 
+@lru_cache(maxsize=4096)  # a name per row of an o.met file: the shipped data names 185 variants 21,030 times
 def parse_build_name(text: str) -> BuildName:
-    """`x.<build>.<config>.pk<N>`, `<build>.<config>` or a bare build name."""
+    """`x.<build>.<config>.pk<N>`, `<build>.<config>` or a bare build name (a frozen value: the
+    same one is given for the same text)."""
     name = text.strip().rstrip("/").rsplit("/", 1)[-1]
     core = name[2:] if name.startswith("x.") else name
     pk = rerun = None
