@@ -274,14 +274,16 @@ class _Archive:
             for (build, config), qps in zip(variants, row.values, strict=True):
                 if qps <= 0:
                     continue  # mytools prints 0 for a test that did not run
-                self.result((build, config, row.test, row.range, threads), qps, self.where(path, row.line), "QPS")
+                self.result((build, config, row.test, row.range, threads), qps,
+                            Where(at.rel, at.published, row.line), "QPS")  # the file's names once, not per row
 
     def met_rows(self, blocks: tuple[MetBlock, ...], path: Path) -> None:
+        file = self.where(path, 1)  # its names once, not per row
         for block in blocks:
             if block.prepare or block.threads is None:
                 continue  # the load step (sb.prepare.met.*): not a microbenchmark result
             for row in block.absolute:
-                at = self.where(path, row.line)
+                at = Where(file.rel, file.published, row.line)
                 threads = block.threads
                 if dop := dop_variant(row.variant):  # sum_met_dop.sh: pg180_1u, pg180_48u
                     name, threads = dop
