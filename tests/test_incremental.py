@@ -624,3 +624,17 @@ def test_an_investigation_is_keyed_by_the_campaigns_its_charts_draw():
     assert drawn_from(con, [], by_server, every) == tuple(every)
     # an unknown ladder names nothing: the page is made, and its chart refuses it
     assert drawn_from(con, [{"ladder": "L9"}], by_server, every) == tuple(every)
+
+
+def test_the_calibration_page_is_keyed_by_no_campaign_while_it_has_charts(monkeypatch):
+    """Its charts name calibrations only (data outside the campaigns, in every key); without one,
+    its date is the site's newest, which any campaign may change."""
+    from papercuts.render import calibration_pages
+
+    cal = {"id": "k1", "ut_delay_rows": 0, "prng_rows": 0, "draw_cost_rows": 0, "timebase_subjects": 0}
+    for held, key in ((["ut_delay_rows"], ()), (["prng_rows"], ()), (["timebase_subjects"], ()), ([], ("c1", "c2"))):
+        given = [{**cal, **dict.fromkeys(held, 3)}]
+        monkeypatch.setattr(calibration_pages, "_calibrations", lambda con, given=given: given)
+        assert calibration_pages.drawn_from(None, ["c1", "c2"]) == key, held
+    monkeypatch.setattr(calibration_pages, "_calibrations", lambda con: [])
+    assert calibration_pages.drawn_from(None, ["c1", "c2"]) == ("c1", "c2")
