@@ -577,13 +577,15 @@ def _page(con, root: Path, folder: str, text: str) -> int:
 
 
 def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kept_units_file(tmp_path):
-    """A unit that is never kept (the regressions index) writes in a scratch folder of its own, then is
-    linked into the content tree as a kept unit's files are: made on a worker while this process
-    links the kept units in, a page written straight into the tree at a path a kept unit holds
-    would be written through that link, into the kept copy, with no error."""
-    from papercuts.render.reuse import Reuse
+    """A unit that is never kept (the regressions index) is made apart (reuse.start_apart) in a
+    scratch folder of its own, then linked into the content tree as a kept unit's files are: made
+    on a worker while this process links the kept units in, a page written straight into the tree
+    at a path a kept unit holds would be written through that link, into the kept copy, with no
+    error."""
+    from papercuts.render.reuse import Reuse, start_apart
     from papercuts.render.units import Unit, Workers
 
+    paths = Paths.make(data=tmp_path / "data", build=tmp_path / "build", out=tmp_path / "public")
     reuse = Reuse.__new__(Reuse)  # its key's inputs given, not read from a database
     reuse.cache, reuse.digests, reuse.enabled, reuse.common = tmp_path / "cache", {"c1": "d1"}, True, "common"
     reuse.reused = reuse.written = 0
@@ -594,15 +596,17 @@ def test_a_page_made_at_every_build_is_linked_in_and_never_written_through_a_kep
         out = tmp_path / "content"
         out.mkdir()
         GIVEN.clear()
-        always = Unit("investigation x", _page, ("investigations/x", "always"), kept=False)
-        pages = reuse.run([unit, always], out, workers, meanwhile=lambda: 1)
+        always = start_apart(Unit("ladder index", _page, ("regressions", "always")), paths, workers)
+        pages = reuse.run([unit], out, workers, meanwhile=lambda: 1) + always(out)
         assert pages == 3 and reuse.written == 1
-        assert out not in GIVEN and (out / "investigations" / "x" / "index.md").read_text() == "always"
-        assert not list(reuse.cache.glob("*.tmp-*"))  # the scratch folder is gone
+        assert out not in GIVEN and (out / "regressions" / "index.md").read_text() == "always"
+        assert not list((paths.build / "pages-reused").glob("*.tmp-*"))  # the scratch folder is gone
         again = tmp_path / "again"
         again.mkdir()
+        over = start_apart(Unit("ladder index", _page, ("campaigns/c1", "over it")), paths, workers)
+        reuse.run([unit], again, workers)
         with pytest.raises(RuntimeError, match=r"two page units wrote .*campaigns/c1/index.md"):
-            reuse.run([unit, Unit("investigation y", _page, ("campaigns/c1", "over it"), kept=False)], again, workers)
+            over(again)
         assert reuse.reused == 1
         kept = next(p for p in reuse.cache.glob("*/files/campaigns/c1/index.md") if ".tmp-" not in str(p))
         assert kept.read_text() == (again / "campaigns" / "c1" / "index.md").read_text() == "the unit's"

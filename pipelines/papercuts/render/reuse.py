@@ -82,8 +82,7 @@ class Reuse:
             meanwhile: Callable[[], int] = lambda: 0) -> int:
         """Place every unit's files under out_root: a kept unit's from the last build, the others
         made now (by `workers`, on every core, telling progress(what, done, total)) in a folder of
-        their own, then linked in (a unit that is never kept too: a path a kept unit holds is
-        refused, never written through its link); returns their page count. `meanwhile()`: this
+        their own, then linked in; returns their page count. `meanwhile()`: this
         process's own pages (their count added), made while the workers make theirs, after the kept
         units' files are placed (x100, a rebuild: placing 0.38 s, and the regressions page 0.29 s,
         were made after the workers' units, with the cores idle)."""
@@ -94,12 +93,6 @@ class Reuse:
             return own + sum(wait())
         entries, pages, made = [], {}, []
         for u in units:
-            if not u.kept:  # made in a scratch folder, linked in, removed
-                tmp = self.cache / f"{hashlib.sha256(u.name.encode()).hexdigest()[:32]}.tmp-{os.getpid()}"
-                remove(tmp)
-                (tmp / "files").mkdir(parents=True)
-                made.append((u, None, tmp, None))
-                continue
             key = self.key(u.name, list(u.reads) if u.reads is not None else [u.campaign] if u.campaign
                            else self.by_server.get(u.server or "", []))
             entry = self.cache / entry_name(u.name)
@@ -123,11 +116,6 @@ class Reuse:
                 _place(entry / "files", out_root)
         own = meanwhile()
         for (u, entry, tmp, key), n in zip(made, wait(), strict=True):
-            if entry is None:  # never kept
-                _place(tmp / "files", out_root)
-                remove(tmp)
-                own += n
-                continue
             (tmp / "unit.json").write_text(json.dumps({"key": key, "unit": u.name, "pages": n}))
             remove(entry)
             tmp.rename(entry)
@@ -139,7 +127,7 @@ class Reuse:
     def unplace_others(self, units: list[Unit], tree: Path) -> None:
         """Before anything is written: the files of the units the tree holds that this build does
         not have (a campaign or server gone), whose paths another page may take."""
-        have = {entry_name(u.name) for u in units if u.kept}
+        have = {entry_name(u.name) for u in units}
         for name in [name for name in self.held if name not in have]:
             unplace(tree, self.cache / name / "files")
             del self.held[name]
@@ -150,6 +138,24 @@ class Reuse:
             for p in self.cache.iterdir():
                 if p.name not in self.used:
                     remove(p)
+
+
+def start_apart(unit: Unit, paths: Paths, workers: Workers) -> Callable[[Path], int]:
+    """Make a unit that is never kept (made at every build) at once, on a worker, in a scratch
+    folder of the cache; the function returned waits for it, links its files into the content
+    tree given, as a kept unit's are (a path another unit holds is refused, never written through
+    its link), and gives its page count."""
+    tmp = cache(paths) / f"{entry_name(unit.name)}.tmp-{os.getpid()}"
+    remove(tmp)
+    (tmp / "files").mkdir(parents=True)
+    wait = workers.start([(unit.make, tmp / "files", unit.args)])
+
+    def place(out_root: Path) -> int:
+        pages = sum(wait())
+        _place(tmp / "files", out_root)
+        remove(tmp)
+        return pages
+    return place
 
 
 def entry_name(unit: str) -> str:

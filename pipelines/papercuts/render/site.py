@@ -39,6 +39,13 @@ def render_site(db: Path | duckdb.DuckDBPyConnection, ds, paths: Paths, reused: 
 
 def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, trash: Trash | None) -> int:
     con = workers.con
+    # The investigations written for this data only (paths.pages): none for another data folder.
+    sources = sorted((paths.pages / "investigations").glob("*.md")) if paths.pages else []
+    # The regressions index first of all, on a worker: it reads every campaign, so it is made at
+    # every build, and it was a rebuild's longest job, started after this process's own 0.3 s of
+    # keys, kept tree and lists of units (x100, one campaign added: 0.25-0.39 s).
+    regressions = reuse_module.start_apart(
+        Unit("ladder index", render_ladder_index, (tuple(src.stem for src in sources),)), paths, workers)
     reuse = Reuse(con, ds, paths)
     out, reuse.held = _tree(paths, ds, reuse.common)
     pages = 0
@@ -52,8 +59,6 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     pages += 1
 
     investigations = []  # what the campaign and server pages link to, from the front matter alone
-    # The investigations written for this data only (paths.pages): none for another data folder.
-    sources = sorted((paths.pages / "investigations").glob("*.md")) if paths.pages else []
     drawn = []  # the campaigns each one's charts draw: its page's key
     for src in sources:
         meta, _ = split(src.read_text(), paths.rel(src))
@@ -65,19 +70,16 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
 
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
-    # the same cores: the ladders, the explorer's files, the investigations, the calibration page
-    # and the regressions index. The last, made at every build, and the investigations come first: the largest jobs
-    # first, the small ones then fill both cores to the end (x100 rebuild: the regressions index,
-    # 6,490 changes, 0.34-0.38 s, was the last job among the server pages, with the other core idle).
-    first = ([Unit("ladder index", render_ladder_index, (tuple(i["slug"] for i in investigations),), kept=False)]
-             + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
-                for src, reads in zip(sources, drawn, strict=True)]
+    # the same cores: the ladders, the explorer's files, the investigations and the calibration page.
+    first = ([Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
+              for src, reads in zip(sources, drawn, strict=True)]
              + [Unit("calibration page", calibration_pages.render_calibration_page, (paths,),
                      reads=calibration_pages.drawn_from(con, sorted(reuse.digests)))]
              + campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs))
     servers = server_units(con, investigations, out)
     reuse.unplace_others(first + servers, out)
     pages += reuse.run(first, out, workers, progress, "campaign pages, ladders, explorer files")
+    pages += regressions(out)
     # The pages of the whole site are made here while the workers make the server pages.
     pages += reuse.run(servers, out, workers, progress, "server pages",
                        meanwhile=lambda: render_campaign_index(out) + render_explore(con, out))

@@ -40,7 +40,6 @@ class Unit:
     campaign: str | None = None
     server: str | None = None
     reads: tuple[str, ...] | None = None
-    kept: bool = True  # False: made at every build, never kept (the regressions index reads every campaign)
 
 
 _con: duckdb.DuckDBPyConnection | None = None  # a worker's own connection
