@@ -123,7 +123,7 @@ def noise(residual: np.ndarray, spread: float | None = None) -> float:
     successive difference / (0.6745 * sqrt 2), which a few steps barely move; at least the
     repetitions' spread."""
     diffs = np.abs(np.diff(residual, axis=1))
-    sigma = float(np.median(diffs)) / (0.6745 * math.sqrt(2)) if diffs.size else 0.0
+    sigma = float(_median(diffs.reshape(-1), 0)) / (0.6745 * math.sqrt(2)) if diffs.size else 0.0
     return max(sigma, spread or 0.0)
 
 
@@ -189,6 +189,18 @@ def _mean(xs: np.ndarray) -> np.float64:
     return np.add.reduce(xs) / xs.size
 
 
+def _median(xs: np.ndarray, axis: int) -> np.ndarray:
+    """np.median(xs, axis) to the last bit (the middle value, or the middle two's (a + b) / 2; NaN
+    where there is one), from a sort: numpy's sort of floats is vectorised, and on a ladder's matrix
+    (x100: 40 x 100) twice as fast as np.median's partition (which was a third of the search)."""
+    ordered = np.sort(xs, axis=axis)
+    n = ordered.shape[axis]
+    mid = ordered.take(n // 2, axis=axis)
+    if n % 2 == 0:
+        mid = (ordered.take(n // 2 - 1, axis=axis) + mid) / 2
+    return np.where(np.isnan(ordered.take(-1, axis=axis)), np.nan, mid)  # NaN sorts last
+
+
 def median_polish(logs: np.ndarray, rounds: int = 6,
                   level: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Tukey's median polish of log QPS (series x builds) = level per series + drift per build:
@@ -196,10 +208,10 @@ def median_polish(logs: np.ndarray, rounds: int = 6,
     sum of per-step medians, would carry their steps or its own errors into every series). Given the
     levels of an earlier polish, it starts from them (fewer rounds do)."""
     drift = np.zeros(logs.shape[1])
-    level = np.median(logs, axis=1) if level is None else level
+    level = _median(logs, 1) if level is None else level
     for _ in range(rounds):
-        drift = np.median(logs - level[:, None], axis=0)
-        level = np.median(logs - drift, axis=1)
+        drift = _median(logs - level[:, None], 0)
+        level = _median(logs - drift, 1)
     shift = drift[0]
     return drift - shift, level + shift
 
@@ -240,7 +252,7 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
         start = level.copy()
         start[stepped] += logs[stepped].mean(axis=1) - without[stepped].mean(axis=1)
         drift, _ = median_polish(without, 2, start)
-        level = np.median(logs - drift, axis=1)
+        level = _median(logs - drift, 1)
     # Version-wide steps: the drift itself and each group's median (both keep the shared part).
     shared, noises = ["drift: all"], [sigma * 1.2533 / math.sqrt(len(names))]
     lines = [drift]
@@ -248,7 +260,7 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
         members = [i for i, name in enumerate(names) if groups.get(name) == group]
         if len(members) >= 3:
             shared.append(f"median: {group}")
-            lines.append(np.median(centred[members], axis=0))
+            lines.append(_median(centred[members], 0))
             noises.append(sigma * 1.2533 / math.sqrt(len(members)) * math.sqrt(2))
     lines, noises = np.array(lines), np.array(noises)
     found_shared = segment_all(lines, noises, alpha)
