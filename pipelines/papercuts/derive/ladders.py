@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..codes import ranks
-from ..db import insert_columns, on_threads, query
+from ..db import insert_arrow, insert_columns, on_threads, query
 from ..ingest import previous
 from ..runs import run_starts
 from .changepoints import detect
@@ -252,7 +252,11 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
     changed = [c for (c,) in con.execute("SELECT DISTINCT campaign FROM ladder_variants ORDER BY campaign").fetchall()
                if c not in last.kept]
     for table, rows in zip(TABLES, searched, strict=True):
-        _insert(con, table, [r for c in changed for r in rows.get(c, [])])
+        if table == "ladder_lines":  # a table a campaign (_lines_table)
+            if tables := [rows[c] for c in changed if c in rows]:
+                insert_arrow(con, table, list(tables[0].column_names), pa.concat_tables(tables))
+        else:
+            _insert(con, table, [r for c in changed for r in rows.get(c, [])])
     con.execute(query("known_matches"))
     con.execute(query("flagged_matches"))
     return con.execute("SELECT count(*) FROM ladders").fetchone()[0]
@@ -286,7 +290,7 @@ def _places(t: pa.Table, vt: pa.Table) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def _search(inputs: Inputs) -> tuple[dict, ...]:
     """The ladders, their builds, their change points, their lines and the builds they leave out of
-    these values (Search), as rows per campaign, one dict per table (TABLES).
+    these values (Search), as rows per campaign (ladder_lines: an Arrow table), one dict per table (TABLES).
 
     The values come as Arrow columns of numbers, a ladder is a slice of them and its values a
     matrix (series x builds): no Python object per value (10^6 values at x100 took 5 s as tuples)."""
@@ -338,7 +342,7 @@ def _search(inputs: Inputs) -> tuple[dict, ...]:
         group_of = [groups[n] for n in names]
         ratios = (_ratios(matrix, group_of) if present.sum() == len(rows) else  # one value a cell
                   _ratios_of_rows(spos, vpos, value[rows], group_of))
-        lines[campaign] += [(campaign, server, lid, *line) for line in _lines(variants, ratios, drift, len(complete))]
+        lines[campaign].append((lid, server, _lines(variants, ratios, drift, len(complete))))
         for ch in found:
             test, rng = tests.get(ch.series, (None, None))
             kind = "series" if test else ch.series.split(":")[0]
@@ -349,30 +353,47 @@ def _search(inputs: Inputs) -> tuple[dict, ...]:
                             ch.index, f"{b0}.{c0}", f"{b1}.{c1}", v0, v1, ch.change,
                             "regression" if ch.change < 0 else "improvement", ch.z, ch.pvalue,
                             ch.first, ch.last, f"{s0}.{sc0}", f"{s1}.{sc1}", sv0, sv1))
-    for rows in lines.values():  # as the charts read them: by ladder, series, position
-        rows.sort(key=lambda r: r[2])  # stable: a ladder's rows are in order already
-    return ladders, positions, changes, lines, others
+    return ladders, positions, changes, {c: _lines_table(c, of) for c, of in lines.items()}, others
+
+
+def _lines_table(campaign: str, lines: list[tuple[str, str, dict[str, np.ndarray]]]) -> pa.Table:
+    """A campaign's ladder_lines, as the charts read them: by ladder, series, position; from each
+    ladder's id, server and lines (_lines), as columns: x100, its 10^5 rows as tuples took 0.1 s more
+    to insert, after the search."""
+    lines = sorted(lines, key=lambda line: line[0])  # stable: a ladder's rows are in order already
+    sizes = [len(of["position"]) for _, _, of in lines]
+    each = {"server": [s for _, s, _ in lines], "ladder": [lid for lid, _, _ in lines]}
+    return pa.table({"campaign": [campaign] * sum(sizes),
+                     **{k: np.repeat(np.array(v, dtype=object), sizes) for k, v in each.items()},
+                     **{k: np.concatenate([of[k] for _, _, of in lines]) for k in LINE_COLUMNS}})
+
+
+LINE_COLUMNS = ("position", "variant", "version", "series", "rqps", "n")  # ladder_lines' after its ladder
 
 
 def _lines(variants: list[tuple], ratios: dict[str, tuple[np.ndarray, np.ndarray]], drift: list[float],
-           complete: int) -> list[tuple]:
-    """A ladder's lines (ladder_lines, but its campaign, server and id), by series, then position:
+           complete: int) -> dict[str, np.ndarray]:
+    """A ladder's lines (ladder_lines' LINE_COLUMNS), by series, then position:
     at each build, the median of each group's rQPS against the first build (`ratios`: group ->
     its ratios, series x builds, and how many of each build's are measured, the others NaN), as
     DuckDB's median, and how many it is of; and the drift shared by every series, exp(drift), over
     the complete series."""
-    names = [f"{b}.{c}" for b, c, _ in variants]
-    rows = [(i, names[i], v, "drift: all", _exp(drift[i]), complete) for i, (_, _, v) in enumerate(variants)]
-    for series, (at, n) in sorted((f"median: {g}", r) for g, r in ratios.items()):
+    count = len(variants)
+    shown, series, rqps, ns = [np.arange(count)], ["drift: all"], [[_exp(d) for d in drift]], [np.full(count, complete)]
+    for name, (at, n) in sorted((f"median: {g}", r) for g, r in ratios.items()):
         # NaN last, as DuckDB sorts it: a ratio that is NaN (inf / inf) among the n measured, then
         # the cells not measured
         at = np.sort(at, axis=0)
         builds = np.arange(at.shape[1])
         lo, hi = at[np.maximum(n - 1, 0) // 2, builds], at[n // 2, builds]
         median = np.where(n % 2 == 1, lo, _midpoint(lo, hi))
-        rows += [(i, names[i], variants[i][2], series, m, k)
-                 for i, m, k in zip(builds.tolist(), median.tolist(), n.tolist(), strict=True) if k]
-    return rows
+        measured = np.flatnonzero(n)
+        shown.append(measured), series.append(name), rqps.append(median[measured]), ns.append(n[measured])
+    position = np.concatenate(shown)
+    return {"position": position, "variant": np.array([f"{b}.{c}" for b, c, _ in variants], dtype=object)[position],
+            "version": np.array([v for _, _, v in variants], dtype=object)[position],
+            "series": np.repeat(np.array(series, dtype=object), [len(p) for p in shown]),
+            "rqps": np.concatenate(rqps), "n": np.concatenate(ns)}
 
 
 def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
