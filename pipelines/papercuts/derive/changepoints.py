@@ -266,6 +266,8 @@ def detect(series: dict[str, list[float]], groups: dict[str, str], spread: float
     found_shared = segment_all(lines, noises, alpha)
     at = {name: [k for k, _, _ in f] for name, f in zip(shared, found_shared, strict=True)}
     bounds = [at["drift: all"] + at.get(f"median: {groups.get(name)}", []) for name in names]
-    changes = _changes(names, logs, residual, np.full(len(names), sigma), found, bounds)
-    changes += _changes(shared, lines, lines, noises, found_shared)
+    # The series' changes, then the shared lines': in one _changes, its rows' spans all at once.
+    changes = _changes(names + shared, np.vstack([logs, lines]), np.vstack([residual, lines]),
+                       np.concatenate([np.full(len(names), sigma), noises]), found + found_shared,
+                       bounds + [[]] * len(shared))
     return changes, sigma, drift.tolist()
