@@ -18,7 +18,7 @@ from .known_list import known_by_campaign
 from .ladder_links import ladder_links
 from .served import gzipped, served_name
 from .servers import comparison_sections
-from .site_rows import rows_of
+from .site_rows import columns_of, rows_of
 from .units import Unit
 
 PROVENANCE = ("contributor", "sysbench", "tables", "rows_per_table", "duration_read_s",
@@ -51,7 +51,7 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
     """One campaign's page bundle, its files published verbatim, and its charts' embed pages."""
     folder = out_root / "campaigns" / c["id"]
     folder.mkdir(parents=True)
-    rows = {f["file"]: f["rows"] for f in fetch_dicts(con, query("campaign_files"), {"campaign": c["id"]})}
+    rows = dict(zip(*columns_of(con, "campaign_file_rows", "campaign", c["id"]).values(), strict=True))
     prefix = f"{paths.data.name}/campaigns/{c['id']}/"
     files = []
     for name, sha256, size in _evidence(con).get(c["id"], []):
@@ -69,7 +69,7 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         files.append({"name": name, "url": campaign_url(c["id"]) + quote(served),
                       "path": prefix + name, "rows": rows.get(prefix + name),
                       **({"gzip": len(packed)} if packed is not None else {})})
-    servers = [r["server"] for r in fetch_dicts(con, query("campaign_servers"), {"campaign": c["id"]})]
+    servers = columns_of(con, "campaign_servers", "campaign", c["id"])["server"]
     meta = {
         "title": c["title"], "date": c["date"],
         "campaign": {"id": c["id"], **{k: ("" if c[k] is None else c[k]) for k in PROVENANCE}},
