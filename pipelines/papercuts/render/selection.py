@@ -12,12 +12,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..codes import sorted_by
-from ..db import fetch_dicts, query
+from ..db import query
 from ..problems import UserError
 from ..runs import run_starts
 from . import colours
 from .columns import Columns, arrow_of
-from .site_rows import rows_of
+from .site_rows import rows_of, table_of
 from .specs import GROUP_ORDER
 
 _PER_UNIT: list = []  # the caches forget() clears after each unit
@@ -73,11 +73,14 @@ def in_order(column: pa.ChunkedArray) -> list:
 
 @per_unit(16)  # the cost charts of a comparison, and the server page deciding whether to draw one
 def comparison_costs(con, campaign: str, server: str, base_build: str, base_config: str) -> tuple[dict, ...]:
-    """Per-operation costs of a comparison at every thread count, each beside the base's."""
+    """Per-operation costs of a comparison at every thread count, each beside the base's: its rows
+    of its campaign's slice of the whole site's (read once per process)."""
     if (campaign, server) not in _costed(con):
         return ()
-    return tuple(fetch_dicts(con, query("op_costs_selection"), {"campaign": campaign, "server": server,
-                                                                "base_build": base_build, "base_config": base_config}))
+    rows = table_of(con, "op_costs_selection", "campaign", campaign)
+    mine = pc.and_(pc.and_(pc.equal(rows["server"], server), pc.equal(rows["base_build"], base_build)),
+                   pc.equal(rows["base_config"], base_config))
+    return tuple(rows.filter(mine).drop_columns(["campaign", "server", "base_build", "base_config"]).to_pylist())
 
 
 @lru_cache(maxsize=1)  # per process and connection: a few hundred names
