@@ -185,13 +185,32 @@ def pivot_ratios(rows: Columns, variants: list[str], row_key: str = "microbenchm
     drawn = variants[len(hidden):]
     pivot = _pivot_table if _pivots_in_arrow(rows, row_key) else _pivot_lists
     cells = pivot(rows, row_key, drawn)
-    unfilled = [cell("")] * len(hidden)  # one cell for every hidden column: never shown, never changed
-    out = []
-    for key, found in cells.items():
-        out.append([cell(key[0]), cell(key[1]), *unfilled] + [
-            cell(fmt(found[v][0]), ratio_class(*found[v])) if v in found else cell(fmt(None))
-            for v in drawn])
+    # Filled column by column: its numbers formatted together (fmt_each). One cell for every hidden
+    # column, and one for every missing value: never shown as they are, never changed.
+    unfilled, missing = [cell("")] * len(hidden), cell(fmt(None))
+    columns = [_ratio_cells([found.get(v) for found in cells.values()], missing) for v in drawn]
+    filled = zip(*columns, strict=True) if columns else [()] * len(cells)
+    out = [[cell(group), cell(name), *unfilled, *row] for (group, name), row in zip(cells, filled, strict=True)]
     return table([("group", False), ("microbenchmark", False)] + [(v, True) for v in variants], out)
+
+
+def _ratio_cells(found: list[tuple | None], missing: dict) -> list[dict]:
+    """One column of pivot_ratios: each (rQPS, noise) as its text and ratio class, or `missing`."""
+    texts = iter(fmt_each([f[0] for f in found if f is not None]))
+    return [missing if f is None else cell(next(texts), ratio_class(*f)) for f in found]
+
+
+def fmt_each(values: list, decimals: int = 2) -> list[str]:
+    """fmt of each value. Of floats (x100: a heatmap table's 640 a chart), the few that `fixed`
+    rounds itself, exact ties, are found in numpy (|value| * 2**(decimals + 1) an odd whole number:
+    exact, a product by a power of 2) and given to it; every other is written by format, as `fixed`
+    writes it."""
+    if not 0 <= decimals < 1000 or not all(type(v) is float for v in values):
+        return [fmt(v, decimals) for v in values]
+    with np.errstate(over="ignore", invalid="ignore"):  # inf and NaN: never a tie, as format writes them
+        tie = (np.abs(np.array(values, dtype=np.float64)) * 2.0 ** (decimals + 1) % 2.0 == 1.0).tolist()
+    spec = f".{decimals}f"
+    return [fixed(v, decimals) if t else format(v, spec) for v, t in zip(values, tie, strict=True)]
 
 
 def _pivot_lists(rows: Columns, row_key: str, drawn: list[str]) -> dict[tuple, dict]:
