@@ -86,7 +86,7 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         "known": known_by_campaign(con).get(c["id"], []),
     }
     if c["raw_layout"]:
-        outcome = fetch_dicts(con, query("raw_outcome"), {"campaign": c["id"]})
+        outcome = rows_of(con, "raw_outcome", "campaign", c["id"])
         meta["raw"] = {"layout": c["raw_layout"], "server": {"id": c["server"], "url": server_url(c["server"])},
                        "parsed": [r for r in outcome if r["status"] == "parsed"],
                        "gaps": [r for r in outcome if r["status"] != "parsed"]}
@@ -95,9 +95,9 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         meta["reproduction"] = {
             "total": sum(score.values()), "equal": score.get("equal", 0), "rounding": score.get("rounding", 0),
             "misses": fetch_dicts(con, query("reproduction_misses"), {"campaign": c["id"]})}
-    checked, agreed = con.execute(query("tree_check"), {"campaign": c["id"]}).fetchone()
-    if checked:
-        meta["tree_check"] = {"checked": int(checked), "agreed": int(agreed)}
+    check = rows_of(con, "tree_check", "campaign", c["id"])
+    if check and check[0]["checked"]:
+        meta["tree_check"] = {"checked": int(check[0]["checked"]), "agreed": int(check[0]["agreed"])}
     # The campaign's own comparisons against its base: every contributed campaign gets its chart.
     sections = [sec for server in servers for sec in comparison_sections(con, server, c["id"])]
     charts = make_charts(con, [d for _, defs in sections for d in defs], f"campaign page {c['id']}")
