@@ -138,21 +138,21 @@ def _wide(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[str, ..
     place, found = keys([_codes(joined[c]) for c in key])
     at = _places(name, key, place, bounds)
     data, renamed = _side_by_side(
-        names, charts, varying, lambda c: _objects(joined[c]), lambda values: _once(len(found), place, values),
+        names, charts, varying, lambda c: _objects(joined[c]), lambda _, values: _once(len(found), place, values),
         lambda n, values: _spread(len(found), at[n], values[bounds[n]:bounds[n + 1]]))
     return Columns(data), renamed
 
 
 def _side_by_side(names: list[str], charts: list, varying: tuple[str, ...], values_of, once, spread) -> tuple[
         dict, list[dict[str, str]]]:
-    """The wide file's columns: each column written once when `once(values)` gives it (no chart
+    """The wide file's columns: each column written once when `once(name, values)` gives it (no chart
     differs), else a column per chart, `spread(n, values)`: chart n's values at its rows' places.
     Returns (column name -> values, each chart's column -> its name there)."""
     data: dict = {}
     renamed: list[dict[str, str]] = [{} for _ in charts]
     for c in names:
         values = values_of(c)
-        shared = None if c in varying else once(values)
+        shared = None if c in varying else once(c, values)
         if shared is not None:
             data[c] = shared
             for r in renamed:
@@ -199,7 +199,9 @@ def _wide_table(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[s
     every = _firsts(place, np.arange(len(place)))  # the rows of a column without nulls: most columns
     data, renamed = _side_by_side(
         joined.column_names, charts, varying, joined.column,
-        lambda values: _once_arrow(len(found), place, values, every if values.null_count == 0 else None),
+        # a key column's values are its place's by construction: taken, never compared
+        lambda c, values: _once_arrow(len(found), place, values, every if values.null_count == 0 else None,
+                                      compare=c not in key),
         lambda n, values: _taken(values, rows[n]))
     return Columns.of_arrow(pa.table(data)), renamed
 
@@ -216,15 +218,17 @@ def _firsts(place: np.ndarray, given: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def _once_arrow(size: int, place: np.ndarray, values: pa.ChunkedArray,
-                firsts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> pa.ChunkedArray | None:
+                firsts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                compare: bool = True) -> pa.ChunkedArray | None:
     """_once of a table's column: each place's first value given, when no later one differs.
     firsts: _firsts of the rows that give a value, when the caller has them (every row's, shared by
-    the columns without nulls: x100, a sort of a comparison's 20,000 rows a column)."""
+    the columns without nulls: x100, a sort of a comparison's 20,000 rows a column). compare=False:
+    every value is its place's first by construction (a key column, of text or whole numbers)."""
     places, first, later = firsts or _firsts(place, np.flatnonzero(values.is_valid().to_numpy(zero_copy_only=False)))
     rows = np.full(size, -1, dtype=np.int64)
     rows[places] = first
     # later rows compared with the first value of their row (NaN: never equal)
-    if later.size and pc.any(pc.not_equal(values.take(later), values.take(rows[place[later]]))).as_py():
+    if compare and later.size and pc.any(pc.not_equal(values.take(later), values.take(rows[place[later]]))).as_py():
         return None
     return _taken(values, rows)
 
