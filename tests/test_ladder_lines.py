@@ -176,3 +176,27 @@ def test_the_shipped_sites_ladder_lines_are_those_sql_makes(site):
     con = duckdb.connect(str(site.db), read_only=True)
     made = con.execute("SELECT * FROM ladder_lines ORDER BY rowid").fetchall()
     assert len(made) > 1000 and bits(made) == bits(con.execute(ORACLE).fetchall())
+
+
+def test_a_cells_values_are_read_in_one_order_whatever_order_duckdb_gives_them():
+    """VALUES sorts by cell alone; ladders._ties_sorted orders a cell's several values (published
+    ratios against two bases) by value, repetitions and log_var, nulls last, as DuckDB's ORDER BY of
+    all six would, so that the noise's sum adds them in one order on any number of threads."""
+    from papercuts.derive import ladders
+
+    rows = [(1, 1, 100, 1.5, 3, 0.1), (1, 1, 100, 1.5, 3, None), (1, 1, 100, 0.5, 1, 0.2), (1, 1, 100, None, 2, 0.1),
+            (1, 1, 100, 1.5, None, 0.3), (1, 2, None, 2.0, 1, None), (1, 2, None, 1.0, 1, None),
+            (2, 1, 100, 1.0, 1, 0.0)]
+    names = ["variant", "microbenchmark", "range", "value", "repetitions", "log_var"]
+    con = duckdb.connect()
+    con.execute('CREATE TABLE v (variant BIGINT, microbenchmark BIGINT, "range" BIGINT, value DOUBLE, '
+                "repetitions BIGINT, log_var DOUBLE)")
+    con.executemany("INSERT INTO v VALUES (?, ?, ?, ?, ?, ?)", rows)
+    want = con.sql('SELECT * FROM v ORDER BY variant, microbenchmark, "range", value, repetitions, log_var').fetchall()
+    for seed in range(5):  # each cell's rows together (VALUES' order), in any order within it
+        rnd = random.Random(seed)
+        given = sorted(rows, key=lambda r: (r[0], r[1], r[2] is None, r[2] or 0, rnd.random()))
+        table = pa.table({n: [r[i] for r in given] for i, n in enumerate(names)},
+                         schema=pa.schema([(n, pa.float64() if n in ("value", "log_var") else pa.int64())
+                                           for n in names]))
+        assert [tuple(r.values()) for r in ladders._ties_sorted(table).to_pylist()] == want

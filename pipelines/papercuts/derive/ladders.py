@@ -186,13 +186,10 @@ def _left_out(lid: str, campaign: str, measured: list[tuple], variants: list[tup
 def _ties_sorted(values: pa.Table) -> pa.Table:
     """VALUES' rows with each cell's (by variant, microbenchmark and range: together already) in
     TIES order too, ascending, nulls last, as DuckDB orders them."""
-    same = np.ones(max(values.num_rows - 1, 0), dtype=bool)  # each row after the first: in the cell before?
-    for name in ("variant", "microbenchmark", "range"):
-        given, at = values.column(name).is_valid().to_numpy(zero_copy_only=False), pc.fill_null(values.column(name), 0)
-        same &= (given[1:] == given[:-1]) & (at.to_numpy()[1:] == at.to_numpy()[:-1])
-    if not same.any():
+    starts = run_starts(values, ("variant", "microbenchmark", "range"))  # each cell's first row
+    if starts.all():  # no cell of two rows
         return values
-    keys = [np.cumsum(np.append(True, ~same))]  # each row's cell, numbered in order
+    keys = [np.cumsum(starts)]  # each row's cell, numbered in order
     for name in TIES:
         column = values.column(name)
         keys += [column.is_null().to_numpy(zero_copy_only=False), pc.fill_null(column, 0).to_numpy()]

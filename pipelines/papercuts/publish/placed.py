@@ -64,7 +64,7 @@ class Placer:
                 _copy(fd, out)
                 self.placed[rel] = [src, identity(os.fstat(out))]
             except OSError as e:  # a full disk: said of this file (build.py words it for the user)
-                e.filename = e.filename or str(dest)
+                e.filename = e.filename or dest
                 raise
             finally:
                 os.close(out)

@@ -15,7 +15,7 @@ from .charts import make_chart
 from .embeds import page_as_of
 from .frontmatter import split
 from .served import served_name
-from .site_rows import rows_of
+from .site_rows import columns_of, rows_of
 
 
 def _source(con, source_id: str, where: str) -> dict:
@@ -40,7 +40,8 @@ def datafiles(con, campaigns: list[str]) -> list[dict]:
     for cid in campaigns:
         meta = fetch_dicts(con, query("campaign_provenance"), {"id": cid})[0]
         meta = {k: ("" if v is None else v) for k, v in meta.items()}
-        files = fetch_dicts(con, query("campaign_files"), {"campaign": cid})
+        counted = columns_of(con, "campaign_file_rows", "campaign", cid)
+        files = [{"file": f, "rows": n} for f, n in zip(counted["file"], counted["rows"], strict=True)]
         sizes = dict(con.execute(query("campaign_file_sizes"), {"campaign": cid}).fetchall())
         toml = meta.pop("file")
         if meta.pop("raw_layout"):  # one entry for raw/ beside campaign.toml; its campaign page lists every file

@@ -170,7 +170,6 @@ class _Rows:
         unit = [units[n] for n in name]
         self.name = np.repeat(np.array(labels, dtype=object), sizes)
         self.group = np.repeat(np.array(group, dtype=object), sizes)
-        self.unit = np.repeat(np.array(unit, dtype=object), sizes)
         self.run = np.repeat(np.arange(len(starts)), sizes)  # each row's run
         # each run's label, group and unit, as Arrow arrays to take a chart's rows from
         self.labels, self.groups, self.units = (pa.array(v, pa.string()) for v in (labels, group, unit))
