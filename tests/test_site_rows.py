@@ -1,23 +1,36 @@
 """render/site_rows.py: a unit's part of a whole-site query is what the query for that unit alone
-gave: its rows, in order, as new dicts."""
+gave: its rows, in order, as new dicts; and a process's first calls, which read their key alone,
+give what the whole site's rows give."""
 from __future__ import annotations
+
+import re
 
 import duckdb
 import pytest
 
+from papercuts.db import query
+from papercuts.paths import PROJECT
 from papercuts.render import site_rows
+
+QUERIES = {"rows": "SELECT * FROM t ORDER BY server, n DESC", "unordered": "SELECT * FROM t ORDER BY n"}
+
+
+def _forget():
+    site_rows._asked.clear()
+    for cached in (site_rows._by, site_rows._columns, site_rows._table):
+        cached.cache_clear()
 
 
 @pytest.fixture
 def con(monkeypatch):
+    """The whole site's rows from the first call (FIRST 0), unless a test sets FIRST."""
     con = duckdb.connect()
     con.execute("CREATE TABLE t AS SELECT * FROM (VALUES ('s2', 'a', 1), ('s1', 'b', 2), ('s2', 'c', 3)) "
                 "v(server, x, n)")
-    monkeypatch.setattr(site_rows, "query", lambda name: {"rows": "SELECT * FROM t ORDER BY server, n DESC",
-                                                          "unordered": "SELECT * FROM t ORDER BY n"}[name])
+    monkeypatch.setattr(site_rows, "query", lambda name: query(name) if name == "one_key" else QUERIES[name])
+    monkeypatch.setattr(site_rows, "FIRST", 0)
     yield con
-    for cached in (site_rows._by, site_rows._columns, site_rows._table):
-        cached.cache_clear()
+    _forget()
 
 
 def test_a_units_rows_are_its_own_in_the_querys_order(con):
@@ -47,3 +60,43 @@ def test_a_query_that_does_not_order_by_the_key_is_refused(con):
         site_rows.columns_of(con, "unordered", "server", "s2")
     with pytest.raises(ValueError, match="unordered.sql must order its rows by server first"):
         site_rows.table_of(con, "unordered", "server", "s2")
+
+
+def test_a_processs_first_calls_read_their_key_alone(con, monkeypatch):
+    """An unordered query cannot be sliced, so the first calls' rows are their key's query's: in
+    its order; the call after them reads the whole site, and refuses it."""
+    monkeypatch.setattr(site_rows, "FIRST", 3)
+    assert site_rows.columns_of(con, "unordered", "server", "s2") == {"x": ["a", "c"], "n": [1, 3]}
+    assert site_rows.table_of(con, "unordered", "server", "s1").to_pylist() == [{"server": "s1", "x": "b", "n": 2}]
+    assert site_rows.columns_of(con, "unordered", "server", "none") == {"x": [], "n": []}
+    with pytest.raises(ValueError, match="unordered.sql must order its rows by server first"):
+        site_rows.columns_of(con, "unordered", "server", "s2")
+
+
+# Every whole-site read of the render package: (function, query, key column).
+CALLS = sorted(set(re.findall(r'\b(rows_of|columns_of|table_of)\(con, "(\w+)", "(\w+)"', "".join(
+    p.read_text() for p in (PROJECT / "pipelines" / "papercuts" / "render").glob("*.py")))))
+
+
+def test_every_query_gives_a_key_alone_what_the_whole_site_gives(site):
+    """On the shipped site's database, for every key each query holds and one it does not: the
+    rows read for the key alone (a rebuild's) are the whole site's rows of that key (a full
+    build's), in the same order."""
+    assert len(CALLS) >= 20, CALLS
+    con = duckdb.connect(str(site.db), read_only=True)
+    try:
+        for function, name, column in CALLS:
+            read = getattr(site_rows, function)
+            keys = con.execute(f'SELECT DISTINCT "{column}" FROM ({query(name).strip().rstrip(";")})').fetchall()
+            assert keys, name
+            for (key,) in [*keys, ("no such key",)]:
+                _forget()
+                alone = read(con, name, column, key)
+                site_rows._asked[con, name, column] = site_rows.FIRST
+                whole = read(con, name, column, key)
+                if function == "table_of":
+                    alone, whole = alone.to_pylist(), whole.to_pylist()
+                assert alone == whole, (name, key)
+    finally:
+        _forget()
+        con.close()

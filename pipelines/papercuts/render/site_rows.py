@@ -7,11 +7,15 @@ such query took 1.5-6 ms, most of it DuckDB preparing it, and ran 60-138 times a
 whole site's rows cost about one query's time: a rebuild that makes a few units pays no more.
 Larger ones (a server's explorer files, every ladder's lines, every comparison's costs) are read
 as columns or as Arrow and sliced: their query orders them by the key, so a unit's rows are one
-run of them. These a rebuild does pay: x100, one server's ladder page made in a fresh process read
-about 0.25 s of whole-site rows for its 0.375 s (cProfile).
+run of them.
+A rebuild's process makes a few units, for which the whole site's rows cost more than the units
+(x100, a fresh process: ladder_changes 190 ms against 14 ms for one server's, op_costs_selection
+132 against 10 ms for one campaign's). So a process's first FIRST calls for a query read only the
+key asked, through the query with that filter (one_key.sql), and the whole site only after them.
 """
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from itertools import groupby
 
@@ -20,6 +24,19 @@ import pyarrow as pa
 
 from ..db import fetch_columns, fetch_dicts, query
 from .columns import arrow_of
+
+FIRST = 3  # calls per process and query answered for their key alone (a rebuild makes 1-3 units a process)
+_asked: Counter = Counter()
+
+
+def _alone(con: duckdb.DuckDBPyConnection, name: str, column: str, value) -> str | None:
+    """The query for `value`'s rows alone, while this process has asked `name` fewer than FIRST
+    times; else None (the whole site's rows, read once). Keys are text: a value of another type
+    is looked up in the whole site's rows, as Python compares it."""
+    _asked[con, name, column] += 1
+    if _asked[con, name, column] > FIRST or not isinstance(value, str):
+        return None
+    return query("one_key").format(query=query(name).strip().rstrip(";"), column=column)
 
 
 @lru_cache(maxsize=64)  # per process and connection (a worker's lasts for every unit it makes)
@@ -33,13 +50,16 @@ def _by(con: duckdb.DuckDBPyConnection, name: str, column: str) -> dict:
 def rows_of(con: duckdb.DuckDBPyConnection, name: str, column: str, value, keep: bool = False) -> list[dict]:
     """The rows of the whole-site query `name` whose `column` is `value`, in the query's order,
     as new dicts (a caller may change them); without that column unless `keep`."""
-    return [dict(r) if keep else {k: v for k, v in r.items() if k != column}
-            for r in _by(con, name, column).get(value, [])]
+    alone = _alone(con, name, column, value)
+    rows = fetch_dicts(con, alone, {"value": value}) if alone else _by(con, name, column).get(value, [])
+    return [dict(r) if keep else {k: v for k, v in r.items() if k != column} for r in rows]
 
 
 def columns_of(con: duckdb.DuckDBPyConnection, name: str, column: str, value) -> dict[str, list]:
     """As rows_of, as {column: list} (without `column`): a slice of the whole site's columns, no
     object per row. `name` orders its rows by `column` first."""
+    if alone := _alone(con, name, column, value):
+        return {k: v for k, v in fetch_columns(con, alone, {"value": value}).items() if k != column}
     columns, at = _columns(con, name, column)
     start, stop = at.get(value, (0, 0))
     return {k: v[start:stop] for k, v in columns.items() if k != column}
@@ -48,6 +68,8 @@ def columns_of(con: duckdb.DuckDBPyConnection, name: str, column: str, value) ->
 def table_of(con: duckdb.DuckDBPyConnection, name: str, column: str, value) -> pa.Table:
     """As rows_of, as an Arrow slice of the whole site's table (every column). `name` orders its
     rows by `column` first."""
+    if alone := _alone(con, name, column, value):
+        return arrow_of(con, alone, {"value": value})
     table, at = _table(con, name, column)
     start, stop = at.get(value, (0, 0))
     return table.slice(start, stop - start)
