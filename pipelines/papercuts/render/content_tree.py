@@ -57,24 +57,25 @@ def prune(tree: Path, cache: Path, held: dict[str, str], key_of) -> dict[str, st
     for entry, key in held.items():
         if key_of(cache / entry) == key:
             units[entry], folders[entry] = key, set()
-            for rel, inode in _files(cache / entry / "files", "", folders[entry]):
+            for rel, inode in _files(os.path.join(cache, entry, "files"), "", folders[entry]):
                 files[rel] = (inode, entry)
     there: set[str] = set()
-    _sweep(tree, "", files, there)
+    # Empty folders go in the same walk (x100, a rebuild: one walk of 1,000 folders, not two).
+    _sweep(str(tree), "", files, there, set().union(*folders.values()))
     broken = {entry for rel, (_, entry) in files.items() if rel not in there}
-    for rel in there:
-        if files[rel][1] in broken:
-            os.unlink(tree / rel)
-    kept = {entry: key for entry, key in units.items() if entry not in broken}
-    _empty_folders(tree, "", set().union(*(folders[entry] for entry in kept)))
-    return kept
+    if broken:  # a unit's file replaced or removed since (rare): all its files go
+        for rel in there:
+            if files[rel][1] in broken:
+                os.unlink(tree / rel)
+        _empty_folders(tree, "", set().union(*(folders[e] for e in units if e not in broken)))
+    return {entry: key for entry, key in units.items() if entry not in broken}
 
 
 def unplace(tree: Path, files: Path) -> None:
     """Remove from `tree` a unit's files (those that are still its cache entry `files`' own), and
     the folders that leaves empty."""
     folders: set[str] = set()
-    for rel, inode in _files(files, "", folders):
+    for rel, inode in _files(str(files), "", folders):
         try:
             if os.lstat(tree / rel).st_ino == inode:
                 os.unlink(tree / rel)
@@ -87,7 +88,7 @@ def unplace(tree: Path, files: Path) -> None:
             pass
 
 
-def _files(root: Path, prefix: str, folders: set[str]):
+def _files(root: str, prefix: str, folders: set[str]):
     """(path below root, inode) of each file under root; each folder's path into `folders`."""
     try:
         entries = list(os.scandir(root))
@@ -96,21 +97,28 @@ def _files(root: Path, prefix: str, folders: set[str]):
     for e in entries:
         if e.is_dir(follow_symlinks=False):
             folders.add(prefix + e.name)
-            yield from _files(Path(e.path), prefix + e.name + "/", folders)
+            yield from _files(e.path, prefix + e.name + "/", folders)
         else:
             yield prefix + e.name, e.inode()
 
 
-def _sweep(folder: Path, prefix: str, files: dict[str, tuple[int, str]], there: set[str]) -> None:
-    """Remove every file below `folder` that is not in `files` as that inode; note those that are."""
+def _sweep(folder: str, prefix: str, files: dict[str, tuple[int, str]], there: set[str], keep: set[str]) -> bool:
+    """Remove every file below `folder` that is not in `files` as that inode, and the folders
+    that leaves empty but those in `keep`; note the files that are. True if `folder` is empty."""
+    empty = True
     for e in os.scandir(folder):
         rel = prefix + e.name
         if e.is_dir(follow_symlinks=False):
-            _sweep(Path(e.path), rel + "/", files, there)
+            if _sweep(e.path, rel + "/", files, there, keep) and rel not in keep:
+                os.rmdir(e.path)
+            else:
+                empty = False
         elif (held := files.get(rel)) is not None and held[0] == e.inode() and not e.is_symlink():
             there.add(rel)
+            empty = False
         else:
             os.unlink(e.path)
+    return empty
 
 
 def _empty_folders(folder: Path, prefix: str, keep: set[str]) -> bool:

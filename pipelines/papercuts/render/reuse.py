@@ -34,7 +34,7 @@ from ..db import query
 from ..fingerprint import hash_tree
 from ..paths import Paths
 from ..publish.swap import remove
-from .charts import variant_colours
+from .charts import variant_colours, variant_groups
 from .content_tree import unplace
 from .embeds import site_settings
 from .images import enabled as images_enabled
@@ -66,9 +66,7 @@ class Reuse:
         h.update(json.dumps(site_settings(), sort_keys=True).encode())  # the embed pages show them
         self.common = h.hexdigest()
         self.colours = variant_colours(con)
-        self.variants: dict[str, list[str]] = {}
-        for campaign, variant in con.execute(query("variant_groups")).fetchall():
-            self.variants.setdefault(campaign, []).append(variant)
+        self.variants = variant_groups(con)
         self.by_server: dict[str, list[str]] = {}
         for campaign, server in con.execute(query("campaign_server_pairs")).fetchall():
             self.by_server.setdefault(server, []).append(campaign)
