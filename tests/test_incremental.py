@@ -642,3 +642,59 @@ def test_the_calibration_page_is_keyed_by_no_campaign_while_it_has_charts(monkey
         assert calibration_pages.drawn_from(None, ["c1", "c2"]) == key, held
     monkeypatch.setattr(calibration_pages, "_calibrations", lambda con: [])
     assert calibration_pages.drawn_from(None, ["c1", "c2"]) == ("c1", "c2")
+
+
+def test_papercuts_files_placed_in_the_last_site_but_one_are_a_fresh_placements(tmp_path):
+    """publish/own_files.py with a recycled tree (the site before the last, publish/trash.py take):
+    a file the placer would link from the last site stays where it is, the very file; everything
+    else there goes, a file where a folder must be and a folder where a file must be too; the
+    tree is then file for file what placing into an empty one gives."""
+    from papercuts.publish.own_files import OwnFiles
+    from papercuts.publish.placed import RECORD, Placer
+
+    content, site = tmp_path / "content", tmp_path / "site"
+    charts = content / "servers" / "s1"
+    charts.mkdir(parents=True)
+
+    def write(path: Path, text: str) -> None:
+        path.unlink(missing_ok=True)  # a new file, as render writes one
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    def publish(root: Path, recycled: bool = False, save: bool = True) -> OwnFiles:
+        if not recycled:
+            root.mkdir()
+        own = OwnFiles(root, Placer(tmp_path / RECORD, site, root), recycled)
+        own.place(content)
+        if save:
+            own.placer.save()
+        return own
+
+    for name in ("a.csv", "b.csv", "d.csv"):
+        write(charts / name, f"{name} 1\n")
+    write(content / "_verbatim" / "campaigns" / "c1" / "x.txt", "x\n")
+    write(content / "servers" / "s2.csv", "s2\n")
+    write(charts / "f.csv" / "g.csv", "g\n")
+    publish(tmp_path / "one")
+    (tmp_path / "one").rename(site)
+    write(charts / "b.csv", "b.csv 2\n")  # changed after the first site
+    (content / "_verbatim" / "campaigns" / "c1" / "x.txt").unlink()  # gone
+    (content / "servers" / "s2.csv").unlink()
+    write(content / "servers" / "s2.csv" / "c.csv", "c\n")  # a folder where a file was
+    publish(tmp_path / "two")
+    site.rename(tmp_path / "old")
+    (tmp_path / "two").rename(site)
+    (charts / "d.csv").unlink()
+    write(charts / "d.csv" / "e.csv", "e\n")  # and again in the third
+    shutil.rmtree(charts / "f.csv")
+    write(charts / "f.csv", "f\n")  # a file where a folder was
+    (tmp_path / "old" / "servers" / "s1" / "stray.csv").write_text("not placed\n")
+    (tmp_path / "old").rename(tmp_path / "three")
+    recycled = publish(tmp_path / "three", recycled=True, save=False)
+    fresh = publish(tmp_path / "fresh", save=False)
+    assert tree(tmp_path / "three") == tree(tmp_path / "fresh")
+    assert recycled.placer.kept == 1  # a.csv, unchanged since the first site; b.csv changed since
+    a = Path("servers", "s1", "a.csv")
+    assert (tmp_path / "three" / a).stat().st_ino == (site / a).stat().st_ino
+    assert recycled.placer.placed.keys() == fresh.placer.placed.keys()
+    assert recycled.clashes == fresh.clashes

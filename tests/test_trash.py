@@ -3,6 +3,7 @@ trash held when emptying began, never what was put there after."""
 from __future__ import annotations
 
 import errno
+import os
 import subprocess
 from pathlib import Path
 
@@ -66,3 +67,25 @@ def test_what_rm_cannot_remove_is_told(tmp_path):
     finally:
         subprocess.run(["chattr", "-i", str(stuck)], check=True)
     assert len(left) == 1 and "page.html" in left[0] and "not permitted" in left[0], left
+
+
+def test_the_newest_old_site_is_left_by_emptying_and_taken_back(tmp_path):
+    """publish/trash.py: emptying leaves the newest tree named as an old site (the next Hugo stage
+    places its files in it: take); every other tree goes, the old site before it too."""
+    trash = Trash(tmp_path / "trash")
+    names = (".public.staging-",)
+    trash.put(_tree(tmp_path, ".public.staging-1"))
+    trash.put(_tree(tmp_path, "content.tmp"))
+    trash.put(_tree(tmp_path, ".public.staging-2"))
+    boxes = {p.parent.name: p.parent for p in (tmp_path / "trash").glob("*/*")}
+    for n, name in enumerate([".public.staging-1", "content.tmp", ".public.staging-2"]):  # put in this order
+        os.utime(next(b for b in boxes.values() if (b / name).exists()), ns=(n, n))
+    trash.empty(names)
+    assert trash.wait() == []
+    assert [p.read_text() for p in (tmp_path / "trash").rglob("page.html")] == [".public.staging-2"]
+    assert trash.take(names, tmp_path / "recycled")
+    assert (tmp_path / "recycled" / "a" / "b" / "page.html").read_text() == ".public.staging-2"
+    assert list((tmp_path / "trash").iterdir()) == []
+    assert not trash.take(names, tmp_path / "again")  # none left
+    trash.put(_tree(tmp_path, "content.tmp"))
+    assert not trash.take(names, tmp_path / "again") and not (tmp_path / "again").exists()

@@ -27,7 +27,7 @@ from .ingest.previous import common_digest
 from .ingest.tables import ingest
 from .paths import Paths
 from .problems import Problem, Problems, UserError
-from .publish.hugo import run_hugo
+from .publish.hugo import old_sites, run_hugo
 from .publish.swap import remove, replace_path
 from .publish.trash import Trash
 from .render.images import check as check_images
@@ -169,7 +169,7 @@ def build(paths: Paths, timings: Timings | None = None) -> Problems:
                 return problems
             forget(paths)
             trash = Trash(paths.trash)
-            trash.empty()  # what the last build replaced, beside this one's first stages
+            trash.empty(old_sites(paths))  # what the last builds replaced, beside this one's first stages
             try:
                 problems = _build(paths, timings, trash)
             finally:
@@ -260,7 +260,7 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
         if timings.say and timings.images and timings.images.rendered and not timings.images.librsvg:
             timings.say("    images: neither Liberation Sans nor Arial is installed, so their PNGs were drawn by "
                         "vl-convert's renderer, about 4x slower (install Debian's fonts-liberation)")
-        trash.empty()  # an old content tree (render/content_tree.py), while Hugo runs
+        trash.empty(old_sites(paths))  # an old content tree (render/content_tree.py), while Hugo runs
         with timings.stage("hugo", "the pinned Hugo writes the site"):
             kept = run_hugo(paths, trash=trash)
         if timings.say and kept:

@@ -38,9 +38,12 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
     own_root = staging.with_name(staging.name + ".files")
     staging.parent.mkdir(parents=True, exist_ok=True)
     remove(own_root)
-    own_root.mkdir()
+    # The last site but one, from the trash: Papercuts' files are placed in it, where most are already.
+    recycled = trash is not None and trash.take(old_sites(paths), own_root)
+    if not recycled:
+        own_root.mkdir()
     try:  # from here on, an interrupt or an error leaves no own_root beside the site
-        own = OwnFiles(own_root, Placer(paths.build / RECORD, paths.public, own_root))
+        own = OwnFiles(own_root, Placer(paths.build / RECORD, paths.public, own_root), recycled)
         content = content or paths.generated
         kept = KeptPages(paths, content, staging, OPTIONS)
         cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content), "--destination",
@@ -65,6 +68,12 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
     kept.save()
     replace_path(staging, paths.public, trash)
     return len(kept.skip)
+
+
+def old_sites(paths: Paths) -> tuple[str, ...]:
+    """The names a site replaced has in the trash (publish/swap.py: the staging tree's name, after
+    an exchange; the one put aside, where the system has none)."""
+    return (f".{paths.public.name}.staging-", f".{paths.public.name}.old-")
 
 
 _POSITION = re.compile(r'"([^"\s]+):(\d+):(\d+)"')

@@ -25,58 +25,102 @@ CHART_FILES = (".vl.json", ".csv", ".svg", ".png")
 
 class OwnFiles:
     """The tree `root` of Papercuts' files, placed by `placer` (copies, or the last site's copies:
-    publish/placed.py), each with what it is refused as should Hugo have written its path."""
+    publish/placed.py), each with what it is refused as should Hugo have written its path.
+    `recycled`: root is an old site (publish/trash.py take), whose files that are the very ones
+    the placer would link stay where they are, and whose other files and folders go."""
 
-    def __init__(self, root: Path, placer: Placer) -> None:
+    def __init__(self, root: Path, placer: Placer, recycled: bool = False) -> None:
         self.root, self.placer = root, placer
         self.clashes: dict[str, str | None] = {}
         self.folders: set[str] = set()  # made already
+        self.recycled = recycled
+        self.there: set[str] = set()  # a recycled tree's files kept in place, not placed yet
 
     def place(self, content: Path) -> None:
         """Every file of the content tree that Papercuts publishes itself."""
-        self.place_verbatim(content / VERBATIM)
-        self.place_embeds(content / EMBEDS)
-        self.place_chart_files(content)
+        verbatim = self._tree(content / VERBATIM, lambda rel: rel)
+        embeds = self._tree(content / EMBEDS, embed_published_as)
+        charts = self._chart_files(content)
+        if self.recycled:
+            first: dict[str, str] = {}
+            for source, rel in verbatim + embeds + charts:
+                first.setdefault(rel, source)
+            self.folders.add("")
+            self._clear(str(self.root), "", first)
+        self.place_verbatim(content / VERBATIM, verbatim)
+        self.place_embeds(content / EMBEDS, embeds)
+        self.place_chart_files(content, charts)
 
-    def place_verbatim(self, src: Path) -> None:
+    def _clear(self, folder: str, prefix: str, first: dict[str, str]) -> bool:
+        """Leave in a recycled tree only the files the placer would link there from the last site
+        (`first`: each path's source), and the folders holding them; True if `folder` is empty."""
+        empty = True
+        for e in os.scandir(folder):
+            rel = prefix + e.name
+            if e.is_dir(follow_symlinks=False):
+                if self._clear(e.path, rel + "/", first):
+                    os.rmdir(e.path)
+                else:
+                    self.folders.add(rel)
+                    empty = False
+            elif rel in first and not e.is_symlink() and self.placer.already(first[rel], rel, e.inode()):
+                self.there.add(rel)
+                empty = False
+            else:
+                os.unlink(e.path)
+        return empty
+
+    def place_verbatim(self, src: Path, files: list[tuple[str, str]] | None = None) -> None:
         """Contributed files, byte for byte. Copies, never links into the content tree: its files
         are links to the page units the next build reuses (render/reuse.py), so a published file
         edited in place (an editor keeping links, a deploy step rewriting files) would change what
-        later builds publish."""
-        self._place_tree(src, lambda rel: rel, PAGE_CLASH)
+        later builds publish. (`files`: _tree's of src, when walked already.)"""
+        for source, rel in self._tree(src, lambda rel: rel) if files is None else files:
+            self._place(source, rel, PAGE_CLASH)
 
-    def place_embeds(self, src: Path) -> None:
+    def place_embeds(self, src: Path, files: list[tuple[str, str]] | None = None) -> None:
         """The embed pages (render/embeds.py) at their addresses below /embed/, never over a file
         there already (another embed page at the same address; a page Hugo made: move_into). A
         kept unit's are the last site's files, as place_verbatim's are."""
-        self._place_tree(src, embed_published_as, EMBED_CLASH)
+        for source, rel in self._tree(src, embed_published_as) if files is None else files:
+            self._place(source, rel, EMBED_CLASH)
 
-    def _place_tree(self, src: Path, published_as, clash: str) -> None:
-        """Each file under src at published_as(its path there), refused (`clash`) where another of
-        Papercuts' files is already."""
+    def place_chart_files(self, content: Path, files: list[tuple[str, str]] | None = None) -> None:
+        """Every chart file of the content tree at its path there; a contributed file of that name
+        is refused, as one over a page is. Copies, as place_verbatim says why."""
+        for source, rel in self._chart_files(content) if files is None else files:
+            self._place(source, rel, None)
+
+    @staticmethod
+    def _tree(src: Path, published_as) -> list[tuple[str, str]]:
+        """(source, published path) of each file under src, at published_as(its path there)."""
+        out = []
         for root, dirs, files in os.walk(src):
             dirs.sort()
             folder = os.path.relpath(root, src)
             for name in sorted(files):
-                rel = published_as(name if folder == "." else f"{folder}/{name}")
-                self._place(os.path.join(root, name), rel, clash)
+                out.append((os.path.join(root, name), published_as(name if folder == "." else f"{folder}/{name}")))
+        return out
 
-    def place_chart_files(self, content: Path) -> None:
-        """Every chart file of the content tree at its path there; a contributed file of that name
-        is refused, as one over a page is. Copies, as place_verbatim says why."""
+    @staticmethod
+    def _chart_files(content: Path) -> list[tuple[str, str]]:
+        """(source, published path) of each chart file of the content tree: its path there."""
+        out = []
         for root, dirs, files in os.walk(content):
             if root == str(content):  # placed by place_verbatim and place_embeds
                 dirs[:] = [d for d in dirs if d not in (VERBATIM, EMBEDS)]
             dirs.sort()
-            chart_files = sorted(name for name in files if name.endswith(CHART_FILES))
-            if not chart_files:
-                continue
             folder = os.path.relpath(root, content)
-            for name in chart_files:
-                self._place(os.path.join(root, name), f"{folder}/{name}" if folder != "." else name, None)
+            for name in sorted(name for name in files if name.endswith(CHART_FILES)):
+                out.append((os.path.join(root, name), f"{folder}/{name}" if folder != "." else name))
+        return out
 
     def _place(self, source: str, rel: str, clash: str | None) -> None:
         """source at rel, refused (`clash`, None: a chart's file) where a file of ours is already."""
+        if rel in self.there:  # the recycled tree's, which is this file (placer.already); once
+            self.there.discard(rel)
+            self.clashes[rel] = clash
+            return
         folder = os.path.dirname(rel)
         try:
             if folder not in self.folders:  # made once, not asked of the file system for each file

@@ -41,7 +41,7 @@ class Placer:
         except (OSError, ValueError, KeyError, TypeError):
             self.last = {}
         self.placed: dict[str, list] = {}
-        self.linked = self.copied = 0
+        self.linked = self.copied = self.kept = 0
 
     def place(self, source: str, rel: str) -> None:
         """The file `source` at `rel` in the staging tree, in a folder that exists; FileExistsError
@@ -71,6 +71,24 @@ class Placer:
             self.copied += 1
         finally:
             os.close(fd)
+
+    def already(self, source: str, rel: str, inode: int) -> bool:
+        """Whether the file `inode` at `rel` of a recycled tree (publish/trash.py take) is the
+        very file `place` would link from the last site; if so it is recorded as placed."""
+        was = self.last.get(rel)
+        if not was:
+            return False
+        try:
+            if identity(os.stat(source)) != was[0]:
+                return False
+            old = os.stat(os.path.join(self.public, rel))
+        except OSError:
+            return False
+        if old.st_ino != inode or identity(old) != was[1]:
+            return False
+        self.placed[rel] = was
+        self.kept += 1
+        return True
 
     def _link(self, rel: str, src: list[int], dest: str) -> bool:
         was = self.last.get(rel)
