@@ -60,8 +60,8 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
         if proc.returncode != 0:
             shutil.rmtree(staging, ignore_errors=True)
             raise UserError("hugo failed:\n" + "\n".join(hugo_errors(stdout + "\n" + stderr)))
-        kept.take()
         own.move_into(staging)
+        kept.take(own.in_place())
     finally:
         remove(own_root)
     own.placer.save()

@@ -131,6 +131,11 @@ class OwnFiles:
             raise UserError(f"{rel}: {clash or CHART_CLASH}") from None
         self.clashes[rel] = clash
 
+    def in_place(self) -> dict[str, str | None]:
+        """Papercuts' files moved into Hugo's tree (not those where Hugo's copy was kept), each with
+        what it is refused as over another file (None: a chart's file)."""
+        return {rel: self.clashes[rel] for rel in self.placer.placed}
+
     def move_into(self, staging: Path, prefix: str = "") -> None:
         """The placed files into the tree Hugo wrote: a folder Hugo made none of in one rename, a
         file where Hugo wrote none. Where Hugo did write one, a chart's file of the same bytes is
