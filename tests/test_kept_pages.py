@@ -119,3 +119,43 @@ def test_a_page_is_skipped_only_when_its_bundle_its_html_and_hugos_inputs_are_th
             {"hugo": KeptPages(paths, content, tmp_path / "x", OPTIONS).digest, "pages": {"servers/cd": {}}})):
         (paths.build / RECORD).write_text(record)
         assert publish() == set()
+
+
+def test_a_kept_pages_file_is_never_linked_over_papercuts_own_and_a_contributed_one_there_is_refused(tmp_path):
+    """take() runs after Papercuts' own files are moved into Hugo's tree (publish/hugo.py): a
+    chart file where a kept page's file goes is the page's own (the same bytes: kept, and left out
+    of the page's record); a contributed file or an embed page there is refused, as move_into
+    refuses one over a page Hugo wrote."""
+    project, content = tmp_path / "project", tmp_path / "content"
+    for folder in (project / "site", project / "layouts", content / "servers" / "cd"):
+        folder.mkdir(parents=True)
+    (content / "servers" / "cd" / "index.md").write_text("cd")
+    paths = Paths(data=tmp_path / "data", public=tmp_path / "public", build=tmp_path / "build", project=project)
+    paths.build.mkdir()
+    staging = tmp_path / "staging"
+
+    def kept_pages() -> KeptPages:
+        shutil.rmtree(staging, ignore_errors=True)
+        return KeptPages(paths, content, staging, OPTIONS)
+
+    for _ in range(2):  # rendered, then recorded as rendered with its image
+        kept = kept_pages()
+        (staging / "servers" / "cd").mkdir(parents=True)
+        for name in ("index.html", "a.png"):
+            (staging / "servers" / "cd" / name).write_text(name)
+        kept.take()
+        kept.save()
+        shutil.rmtree(paths.public, ignore_errors=True)
+        staging.rename(paths.public)
+    kept = kept_pages()
+    assert set(kept.skip) == {"servers/cd"}
+    (staging / "servers" / "cd").mkdir(parents=True)
+    (staging / "servers" / "cd" / "a.png").write_text("a.png")  # Papercuts' copy of the chart image
+    (staging / "servers" / "cd" / "data.csv").write_text("x")
+    assert kept.take({"servers/cd/a.png": None, "servers/cd/data.csv": None}) == 1  # index.html alone
+    assert set(kept.pages["servers/cd"]["outputs"]) == {"servers/cd/index.html"}
+    kept = kept_pages()
+    (staging / "servers" / "cd").mkdir(parents=True)
+    (staging / "servers" / "cd" / "index.html").write_text("contributed")
+    with pytest.raises(UserError, match="servers/cd/index.html: a contributed file has the name of a page file"):
+        kept.take({"servers/cd/index.html": "a contributed file has the name of a page file"})
