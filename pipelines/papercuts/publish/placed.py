@@ -8,6 +8,8 @@ recorded (device, inode, size and modification time): a kept page unit's files a
 build after build (render/reuse.py), and so are chart images (render/images.py). A published file
 edited in place or replaced no longer matches and is copied again. The published tree never shares
 a file with the content tree or the build's caches: an edit there cannot reach a later build.
+Placed into the last site but one (publish/trash.py take), a file there that is the very file a
+link would give stays where it is (`already`).
 
 What is trusted is the stat, as make and git trust it: an edit in place that also restores the
 file's size and modification time (cp -p or rsync --inplace -t over the site) is not seen, and
