@@ -698,3 +698,32 @@ def test_papercuts_files_placed_in_the_last_site_but_one_are_a_fresh_placements(
     assert (tmp_path / "three" / a).stat().st_ino == (site / a).stat().st_ino
     assert recycled.placer.placed.keys() == fresh.placer.placed.keys()
     assert recycled.clashes == fresh.clashes
+
+
+def test_a_recycled_tree_with_a_file_that_cannot_go_is_set_aside_and_a_new_one_made(tmp_path):
+    """publish/own_files.py: an old site in the trash holding a file no one may unlink (made
+    immutable) is handed back to the trash, which tells what it cannot remove, and the files are
+    placed in a new tree: the build does not fail for it."""
+    import subprocess
+
+    from papercuts.publish.own_files import OwnFiles
+    from papercuts.publish.placed import RECORD, Placer
+
+    content, site, old = tmp_path / "content", tmp_path / "site", tmp_path / ".site.staging-1.files"
+    (content / "servers").mkdir(parents=True)
+    (content / "servers" / "a.csv").write_text("a\n")
+    (site / "servers").mkdir(parents=True)
+    (old / "servers").mkdir(parents=True)
+    stuck = old / "servers" / "stray.csv"
+    stuck.write_text("stray\n")
+    if subprocess.run(["chattr", "+i", str(stuck)], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a file immutable here")
+    aside: list[Path] = []
+    try:
+        own = OwnFiles(old, Placer(tmp_path / RECORD, site, old), recycled=True, discard=aside.append)
+        own.place(content)
+        assert [p.name for p in aside] == [".stuck-site.staging-1.files"] and not own.recycled
+        assert tree(old) == tree(content)  # a.csv alone, copied afresh
+        assert (aside[0] / "servers" / "stray.csv").is_file()
+    finally:
+        subprocess.run(["chattr", "-i", str(aside[0] / "servers" / "stray.csv" if aside else stuck)], check=True)

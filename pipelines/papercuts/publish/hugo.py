@@ -43,7 +43,8 @@ def run_hugo(paths: Paths, content: Path | None = None, trash: Trash | None = No
     if not recycled:
         own_root.mkdir()
     try:  # from here on, an interrupt or an error leaves no own_root beside the site
-        own = OwnFiles(own_root, Placer(paths.build / RECORD, paths.public, own_root), recycled)
+        own = OwnFiles(own_root, Placer(paths.build / RECORD, paths.public, own_root), recycled,
+                       trash.put if trash is not None else None)
         content = content or paths.generated
         kept = KeptPages(paths, content, staging, OPTIONS)
         cmd = [hugo_binary(), "--source", str(paths.site), "--contentDir", str(content), "--destination",

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..paths import EMBEDS, VERBATIM, embed_published_as
 from ..problems import UserError
 from .placed import Placer
+from .swap import remove
 
 # What a file of each kind is refused as when its place is taken already (None: a chart's file,
 # which Hugo publishes too where a page shows its image: the same bytes).
@@ -29,11 +30,12 @@ class OwnFiles:
     `recycled`: root is an old site (publish/trash.py take), whose files that are the very ones
     the placer would link stay where they are, and whose other files and folders go."""
 
-    def __init__(self, root: Path, placer: Placer, recycled: bool = False) -> None:
+    def __init__(self, root: Path, placer: Placer, recycled: bool = False, discard=None) -> None:
         self.root, self.placer = root, placer
         self.clashes: dict[str, str | None] = {}
         self.folders: set[str] = set()  # made already
         self.recycled = recycled
+        self.discard = discard  # where a recycled tree that cannot be cleared goes (Trash.put)
         self.there: set[str] = set()  # a recycled tree's files kept in place, not placed yet
 
     def place(self, content: Path) -> None:
@@ -46,10 +48,26 @@ class OwnFiles:
             for source, rel in verbatim + embeds + charts:
                 first.setdefault(rel, source)
             self.folders.add("")
-            self._clear(str(self.root), "", first)
+            try:
+                self._clear(str(self.root), "", first)
+            except OSError:  # a file there that cannot go (made immutable): a new tree instead
+                self._afresh()
         self.place_verbatim(content / VERBATIM, verbatim)
         self.place_embeds(content / EMBEDS, embeds)
         self.place_chart_files(content, charts)
+
+    def _afresh(self) -> None:
+        """Set the recycled tree aside (to `discard`, which tells what it cannot remove) and place
+        every file in a new one."""
+        aside = self.root.with_name(f".stuck-{self.root.name.lstrip('.')}")  # never taken again
+        self.root.rename(aside)
+        (self.discard or remove)(aside)
+        self.root.mkdir()
+        self.recycled = False
+        self.folders.clear()
+        self.there.clear()
+        self.placer.placed.clear()
+        self.placer.kept = 0
 
     def _clear(self, folder: str, prefix: str, first: dict[str, str]) -> bool:
         """Leave in a recycled tree only the files the placer would link there from the last site
