@@ -73,7 +73,7 @@ def test_a_build_says_each_stage_as_it_runs_and_the_times_at_the_end(tmp_path):
     assert done and float(done[2]) > 1.0  # its stages' work on every core: this process, its workers, Hugo
     # Long loops count as they go (plain lines at each tenth, in a log): the campaigns read, then the
     # pages made, each up to its total, inside its stage.
-    for what, stage in (("campaigns read", "validate"), ("campaign pages, ladders, explorer files", "render")):
+    for what, stage in (("campaigns read", "validate"), ("campaign pages, explorer files", "render")):
         counts = [tuple(map(int, x.split(": ")[1].split("/"))) for x in lines if x.startswith(f"    {what}: ")]
         assert len(counts) == 10 and counts[-1][0] == counts[-1][1] >= 10, lines
         assert [d for d, _ in counts] == sorted({d for d, _ in counts})

@@ -69,19 +69,21 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
                                                     if d.get("campaign")})})
 
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
-    # their pages. Everything that reads no other unit's files is made beside the campaign pages, on
-    # the same cores: the ladders, the explorer's files, the investigations and the calibration page.
+    # their pages; and the explorer's files before this process's explorer page, which lists them.
+    # Everything else reads no other unit's files and is made beside them, on the same cores: the
+    # investigations and the calibration page with the campaign pages, the ladders with the server
+    # pages (x100, one campaign added: its server's page waited for its ladders before).
     first = ([Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
               for src, reads in zip(sources, drawn, strict=True)]
              + [Unit("calibration page", calibration_pages.render_calibration_page, (paths,),
                      reads=calibration_pages.drawn_from(con, sorted(reuse.digests)))]
-             + campaign_units(con, paths, investigations) + ladder_units(con) + explore_units(con, paths.blobs))
-    servers = server_units(con, investigations, out)
-    reuse.unplace_others(first + servers, out)
-    pages += reuse.run(first, out, workers, progress, "campaign pages, ladders, explorer files")
+             + campaign_units(con, paths, investigations) + explore_units(con, paths.blobs))
+    then = ladder_units(con) + server_units(con, investigations, out)
+    reuse.unplace_others(first + then, out)
+    pages += reuse.run(first, out, workers, progress, "campaign pages, explorer files")
     pages += regressions(out)
     # The pages of the whole site are made here while the workers make the server pages.
-    pages += reuse.run(servers, out, workers, progress, "server pages",
+    pages += reuse.run(then, out, workers, progress, "ladder and server pages",
                        meanwhile=lambda: render_campaign_index(out) + render_explore(con, out))
     reuse.forget_others()
 
