@@ -176,28 +176,18 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
     when this site has it (`investigations`: the slugs built, none for a data folder without its
     pages: paths.pages), else its first bug."""
     rows = fetch_dicts(con, query("regressions"))
-    items = [{"change": percent(r["change"]), "size": abs(r["change"]), "direction": r["direction"],
-              "series": r["series"], "kind": r["kind"], "group": r["group"] or "",
-              **_between(r), "before": r["before"], "after": r["after"],
-              "server": r["server"], "dbms": dbms_name(r["dbms"]), "threads": r["threads"],
-              "campaign": r["campaign"], "date": str(r["date"]),
-              "url": ladder_url(r["server"], r["dbms"], r["threads"]),
-              "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
-              "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else "",
-              "flagged": flag_note(r["flagged"]),
-              "known_url": known_link(r["known_investigation"], r["known_bug"], investigations)} for r in rows]
-    for item, r in zip(items, rows, strict=True):  # a stable anchor per change, for the feed
-        key = f"{r['ladder']}|{r['series']}|{r['before']}|{r['after']}"
-        item["id"] = "change-" + hashlib.sha256(key.encode()).hexdigest()[:16]
-        item["evidence"] = _evidence(r)
     # The feed announces what is new: a change a known regression explains is not announced again.
-    new = [i for i in items if not i["known"]]
-    newest = sorted(new, key=lambda i: (i["date"], i["size"]), reverse=True)[:FEED_ENTRIES]
-    shown = items[:SHOWN_CHANGES]
+    new = [i for i, r in enumerate(rows) if not r["known"]]
+    feed = sorted(new, key=lambda i: (str(rows[i]["date"]), abs(rows[i]["change"])), reverse=True)[:FEED_ENTRIES]
+    # Entries for the rows the page shows and the feed announces; the CSV has every row (x100:
+    # 6,417 changes, 2,000 shown).
+    items = {i: _entry(rows[i], investigations) for i in (*range(min(len(rows), SHOWN_CHANGES)), *feed)}
+    newest = [items[i] for i in feed]
+    shown = [items[i] for i in range(min(len(rows), SHOWN_CHANGES))]
     meta = {"title": "Regressions", "feed": newest, "outputs": ["html", "atom"],
             # its rows are read into the page, not served; the CSV is published by its link (and
             # placed by publish/own_files.py, as every CSV: the same bytes, Hugo's copy kept)
-            "build": {"publishResources": False}, "shown": len(shown), "total": len(items),
+            "build": {"publishResources": False}, "shown": len(shown), "total": len(rows),
             "known": known_list(con, investigations),
             # thread counts in numeric order: 1, 2, 4, 8, 10, not 1, 10, 12, 16, 2
             "filters": {k: sorted({i[k] for i in shown}, key=_in_order)
@@ -206,10 +196,29 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "index.md").write_text(page(meta, ""))
     (folder / CHANGES).write_text(changes_html(shown))
-    (folder / CHANGES_CSV).write_text(to_csv([{**r, "date": str(r["date"]), "flagged": item["flagged"],
-                                               "ladder": item["url"]} for r, item in zip(rows, items, strict=True)],
-                                             CSV_COLUMNS))
+    (folder / CHANGES_CSV).write_text(to_csv([{**r, "date": str(r["date"]), "flagged": flag_note(r["flagged"]),
+                                               "ladder": ladder_url(r["server"], r["dbms"], r["threads"])}
+                                              for r in rows], CSV_COLUMNS))
     return 1
+
+
+def _entry(r: dict, investigations: tuple[str, ...]) -> dict:
+    """A change as the regressions page and its feed show it, with a stable anchor (for the feed)
+    and its evidence."""
+    item = {"change": percent(r["change"]), "size": abs(r["change"]), "direction": r["direction"],
+            "series": r["series"], "kind": r["kind"], "group": r["group"] or "",
+            **_between(r), "before": r["before"], "after": r["after"],
+            "server": r["server"], "dbms": dbms_name(r["dbms"]), "threads": r["threads"],
+            "campaign": r["campaign"], "date": str(r["date"]),
+            "url": ladder_url(r["server"], r["dbms"], r["threads"]),
+            "pvalue": f"{r['pvalue']:.2g}" if r["pvalue"] >= 1e-16 else "< 1e-16",
+            "known": f"{r['known_title']} ({r['known_status']})" if r["known"] else "",
+            "flagged": flag_note(r["flagged"]),
+            "known_url": known_link(r["known_investigation"], r["known_bug"], investigations)}
+    key = f"{r['ladder']}|{r['series']}|{r['before']}|{r['after']}"
+    item["id"] = "change-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+    item["evidence"] = _evidence(r)
+    return item
 
 
 def _in_order(value) -> tuple:
