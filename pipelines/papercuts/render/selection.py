@@ -178,9 +178,26 @@ class _Rows:
 
 @per_unit(16)  # the charts of one comparison (every thread count, bars, heatmap, costs) share it
 def _comparison(con, campaign: str, server: str, base_build: str, base_config: str) -> _Rows:
-    return _Rows(sorted_by(arrow_of(con, query("rqps_selection"), {
-        "campaign": campaign, "server": server, "base_build": base_build, "base_config": base_config}), RQPS_ORDER),
-        units(con))
+    return _Rows(sorted_by(rqps_table(con, campaign, server, base_build, base_config), RQPS_ORDER), units(con))
+
+
+def rqps_table(con, campaign: str, server: str, base_build: str, base_config: str) -> pa.Table:
+    """A comparison's rows (rqps_selection, in no set order), each with its variant (build.config)
+    and its build's version_rank, as the query joined and wrote them: a row of a build that has no
+    rank is left out, as the join left it. Added in Arrow, a value per build, not per row."""
+    table = arrow_of(con, query("rqps_selection"), {
+        "campaign": campaign, "server": server, "base_build": base_build, "base_config": base_config})
+    build = pc.dictionary_encode(table.column("build").combine_chunks())
+    rank_of = _version_ranks(con)
+    rank = pa.array([rank_of.get(b) for b in build.dictionary.to_pylist()], pa.int64()).take(build.indices)
+    table = table.append_column("variant", pc.binary_join_element_wise(table.column("build"), table.column("config"),
+                                                                       ".")).append_column("version_rank", rank)
+    return table if rank.null_count == 0 else table.filter(rank.is_valid())
+
+
+@lru_cache(maxsize=1)  # per process and connection: a few hundred builds
+def _version_ranks(con) -> dict[str, int]:
+    return dict(con.execute(query("build_version_ranks")).fetchall())
 
 
 def _by_version(every: _Rows, at: np.ndarray) -> list[str]:
