@@ -110,6 +110,27 @@ def test_a_table_file_holds_each_cells_final_class_and_refuses_any_other():
         tables.shown(tables.table([("name", False), ("rQPS", True)], [[tables.cell("a")]]))
 
 
+def test_a_table_file_is_written_in_one_pass_as_shown_then_html_write_it():
+    """tables.shown_html (what a page bundle writes) is html(shown(t)): its cut, classes, escapes and
+    size, and the same refusals."""
+    import pytest
+
+    from papercuts.render import tables
+
+    cell = tables.cell
+    wide = tables.table([("group", False), ("name", False)] + [(f"v<{i}>", True) for i in range(30)],
+                        [[cell("point"), cell(f"m&{r}")] + [cell(f"{i / 7:.2f}", "lt1 s2" if i % 3 else "eq1")
+                                                            for i in range(30)] for r in range(tables.SHOWN_ROWS + 5)])
+    small = tables.table([("name", False), ("rQPS", True), ("n", True)],
+                         [[cell("a \"b\" +1"), cell("0.50", "gt1 s3"), cell("")], [cell("nul\0"), cell(""), cell(3)]])
+    for t in (wide, small, tables.table([("x", False)], [])):
+        assert tables.shown_html(t) == tables.html(tables.shown(t))
+    with pytest.raises(ValueError, match="not a ratio class"):
+        tables.shown_html(tables.table([("rQPS", True)], [[tables.cell("1", "x onmouseover")]]))
+    with pytest.raises(ValueError, match="a table row of 1 cells under 2 columns"):
+        tables.shown_html(tables.table([("name", False), ("rQPS", True)], [[tables.cell("a")]]))
+
+
 def test_every_class_a_ratio_can_get_is_one_a_table_cell_may_carry():
     from papercuts.render.colours import RATIO_CLASSES, ratio_class
 

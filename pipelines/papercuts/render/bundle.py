@@ -10,7 +10,7 @@ from .charts import TABLE_SUFFIX, Chart
 from .embeds import check_unique, credited, embed_file, embed_html, embed_meta, embed_url, image_stem, page_path
 from .frontmatter import page, write_json
 from .images import enabled as images_enabled
-from .tables import html, shown
+from .tables import shown_html
 
 
 def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root: Path, as_of: str) -> None:
@@ -31,7 +31,7 @@ def write_bundle(folder: Path, meta: dict, body: str, charts: list[Chart], root:
     written: dict[str, str] = {}
     for c in charts:  # its images cite what its embed page cites; dated by its data when it names it
         write_json(folder / f"{c.id}.vl.json", credited(c.spec, url, c.as_of or as_of, embeds[c.id]["source_line"]))
-        (folder / f"{c.id}.{TABLE_SUFFIX}").write_text(html(shown(c.table)))
+        (folder / f"{c.id}.{TABLE_SUFFIX}").write_text(shown_html(c.table))
         name = f"{c.data or c.id}.csv"  # a file charts share is written once
         if name not in written:
             written[name] = c.csv

@@ -164,10 +164,40 @@ def html(t: dict) -> str:
     def td(c: dict) -> str:
         return f'<td class="{esc(c["class"])}">{esc(c["text"])}</td>' if c["class"] else f"<td>{esc(c['text'])}</td>"
 
-    head = "".join(('<th scope="col" class="num">' if c["numeric"] else '<th scope="col">') + esc(c["label"]) + "</th>"
-                   for c in t["columns"])
     body = "".join("\n    <tr>" + "".join(map(td, row)) + "</tr>" for row in t["rows"])
-    return (f'\n<div class="table-wrap{" large" if t["large"] else ""}">\n<table class="data-table">\n'
+    return _html(t["columns"], body, t["large"], esc)
+
+
+def shown_html(t: dict) -> str:
+    """html(shown(t)), written in one pass over the cells shown, with no shown table between: each
+    cell's opening tag made once per class and column kind (x100: the campaign pages' 330 tables
+    of 1,800 shown cells a heatmap took 0.25 CPU s a build through shown and html)."""
+    columns = t["columns"]
+    numeric = [c["numeric"] for c in columns]
+    keep, _ = _kept_columns(t)
+    esc = escaper()
+    opening: dict[tuple[str, bool], str] = {}
+
+    def td(c: dict, number: bool) -> str:
+        tag = opening.get((c["class"], number))
+        if tag is None:
+            final = _cell_class(c["class"], number)
+            tag = opening[(c["class"], number)] = f'<td class="{esc(final)}">' if final else "<td>"
+        return tag + esc(c["text"]) + "</td>"
+
+    rows = t["rows"][:SHOWN_ROWS]
+    body = []
+    for row in rows:
+        if len(row) != len(columns):
+            raise ValueError(f"a table row of {len(row)} cells under {len(columns)} columns")
+        body.append("\n    <tr>" + "".join([td(row[i], numeric[i]) for i in keep]) + "</tr>")
+    return _html([columns[i] for i in keep], "".join(body), len(rows) * len(keep) > LARGE_CELLS, esc)
+
+
+def _html(columns: list[dict], body: str, large: bool, esc) -> str:
+    head = "".join(('<th scope="col" class="num">' if c["numeric"] else '<th scope="col">') + esc(c["label"]) + "</th>"
+                   for c in columns)
+    return (f'\n<div class="table-wrap{" large" if large else ""}">\n<table class="data-table">\n'
             f"  <thead><tr>{head}</tr></thead>\n  <tbody>{body}\n  </tbody>\n</table>\n</div>")
 
 
