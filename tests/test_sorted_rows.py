@@ -9,7 +9,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from papercuts.codes import sorted_by
+from papercuts.codes import ranks, sorted_by
 
 TEXTS = ["", "a", "B", "b", "Z", "é", "e", "10", "9", "a b", "ä", "日本", "x.y", "x-y", None]
 INTS = [-(2 ** 40), -3, 0, 1, 2, 9, 10, 2 ** 40, None]
@@ -42,6 +42,18 @@ def test_ties_keep_their_order_and_odd_columns_are_refused():
     assert sorted_by(table.slice(0, 0), ["k"]).num_rows == 0
     with pytest.raises(TypeError, match="not text or whole numbers"):
         sorted_by(pa.table({"x": [0.5, 0.25]}), ["x"])
+
+
+@pytest.mark.parametrize(("values", "kind"), [
+    ([-100, 100, None, 5, -100, 27], pa.int8()),  # counted: the offsets must not wrap in int8
+    ([2 ** 64 - 1, 2 ** 64 - 3, None, 2 ** 64 - 1], pa.uint64()),  # counted, near the top of uint64
+    ([-(2 ** 40), 7, None, 2 ** 40, 7], pa.int64()),  # too wide to count: sorted
+    ([None, None], pa.int32()), ([], pa.int16()), ([3, 1, 2, 3], pa.int32())])
+def test_whole_numbers_rank_as_their_distinct_values_sort(values, kind):
+    distinct = sorted({v for v in values if v is not None})
+    expected = [distinct.index(v) if v is not None else len(distinct) for v in values]
+    assert ranks(pa.array(values, kind)).tolist() == expected
+    assert ranks(pa.chunked_array([pa.array(values, kind)])).tolist() == expected
 
 
 # The ORDER BY each render query had before it was sorted in numpy (git show 70c777a^:...).

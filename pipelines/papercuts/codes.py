@@ -75,12 +75,31 @@ def ranks(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
         rank[-1] = len(encoded.dictionary)
         return rank[pc.fill_null(encoded.indices, -1).to_numpy()]
     if pa.types.is_integer(column.type):
+        if column.null_count == 0:
+            return _int_ranks(column.to_numpy())[0]
         given = column.is_valid().to_numpy(zero_copy_only=False)
-        distinct, at = np.unique(pc.fill_null(column, 0).to_numpy()[given], return_inverse=True)
-        rank = np.full(len(column), len(distinct), dtype=np.int64)  # a null's
-        rank[given] = at.reshape(-1)
+        at, distinct = _int_ranks(pc.fill_null(column, 0).to_numpy()[given])
+        rank = np.full(len(column), distinct, dtype=np.int64)  # a null's
+        rank[given] = at
         return rank
     raise TypeError(f"ranks: a column of {column.type}, not text or whole numbers")
+
+
+def _int_ranks(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """(each whole number's rank among the distinct ones, how many there are). Values spanning
+    few numbers (thread counts, ranges, a rank of a few hundred builds) are counted, not sorted: a
+    comparison's 20,000 rows (x100) took 0.6 ms to sort by version rank, 0.1 ms so."""
+    if not values.size:
+        return np.zeros(0, dtype=np.int64), 0
+    low = values.min()
+    if int(values.max()) - int(low) <= 2 * values.size:
+        present = np.zeros(int(values.max()) - int(low) + 1, dtype=np.int64)
+        offset = (values if values.dtype.kind == "u" else values.astype(np.int64, copy=False)) - low  # int8: no wrap
+        present[offset] = 1
+        rank = np.cumsum(present) - 1
+        return rank[offset], int(rank[-1]) + 1
+    distinct, at = np.unique(values, return_inverse=True)
+    return at.reshape(-1).astype(np.int64, copy=False), len(distinct)
 
 
 def sorted_by(table: pa.Table, columns: list[str]) -> pa.Table:
