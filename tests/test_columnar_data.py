@@ -135,6 +135,53 @@ def test_a_tables_text_table_is_its_lists_text_table(hidden):
     assert tables.pivot_ratios(table.without("noise"), variants) == tables.pivot_ratios(held.without("noise"), variants)
 
 
+def _limits() -> list[float]:
+    """Ratios at and one double either side of every limit of colours.ratio_class (the noise bands
+    below, 2 ** ±0.15 and 2 ** ±0.5), and others: where numpy's logs and math's could differ."""
+    import math
+
+    out = [1.0, 0.0, -1.0, 1e-300, 5e-324, 1e300, 0.1 + 0.2, math.inf, -math.inf, math.nan]
+    for limit in [math.exp(math.log1p(b)) for b in (0.03, 0.5, 0.01)] + [2 ** 0.15, 2 ** 0.5]:
+        for v in (limit, 1 / limit):
+            out += [math.nextafter(v, 0), v, math.nextafter(v, math.inf)]
+    return out + [1 + k / 997 for k in range(-900, 3000, 7)]
+
+
+def test_ratio_classes_are_ratio_class_of_each():
+    from papercuts.render.colours import ratio_class
+
+    values = _limits()
+    for band in (0.03, 0.5, 0.01, 0.0, 1e-12):
+        bands = [band] * len(values)
+        assert tables.ratio_classes(values, bands) == [ratio_class(v, band) for v in values], band
+    with pytest.raises(ValueError):  # a band log1p refuses, as ratio_class refuses it
+        tables.ratio_classes([1.2], [-2.0])
+
+
+@pytest.mark.parametrize("noise", [True, False])
+def test_a_pivot_of_distinct_cells_is_made_in_numpy_as_its_lists_make_it(noise):
+    """pivot_ratios' numpy columns (_pivot_columns: no cell given twice) give what the lists give:
+    the rows in order (ties as given), each cell's text and class at the ratio limits; and a table
+    it cannot pivot so (an rQPS missing, a cell given twice, a variant named twice) the old way."""
+    values = _limits()
+    variants = [f"b{i}.c" for i in range(20)]  # each row a cell of its own: a microbenchmark's 20 variants
+    rows = [(f"m{i // 20}", ("point", "range", "write")[i // 20 % 3], variants[i % 20], v, None, None, "measured",
+             (i // 20 * 7) % 11) for i, v in enumerate(values)]
+    bands = pa.array([(0.03, 0.5, 0.01)[i % 3] for i in range(len(rows))])
+    held = _lists(rows)
+    table = _table(rows)
+    if noise:
+        held = Columns({**{n: held[n] for n in held.names}, "noise": bands.to_pylist()})
+        table = Columns.of_arrow(table.table.append_column("noise", bands))
+    assert tables._pivot_columns(table, "microbenchmark", variants[-16:], tables.cell("")) is not None
+    assert tables.pivot_ratios(table, variants) == tables.pivot_ratios(held, variants)
+    again = (*rows[25][:3], 0.77, *rows[25][4:])  # a drawn cell given twice: the later row's value
+    for odd in ([*rows, ("m1", "point", "b19.c", None, None, None, "x", 3)], [*rows, again]):
+        assert tables._pivot_columns(_table(odd), "microbenchmark", variants[-16:], tables.cell("")) is None
+        assert tables.pivot_ratios(_table(odd), variants) == tables.pivot_ratios(_lists(odd), variants)
+    assert tables._pivot_columns(table, "microbenchmark", ["b1.c", "b1.c"], tables.cell("")) is None
+
+
 def test_tables_of_other_types_give_what_their_lists_give():
     """A whole number past int64 (the csv module's file then, floats as repr), numbers held as a
     dictionary (numbers for the spec's parse), a list per row (compared as Python compares)."""
