@@ -6,7 +6,7 @@ import duckdb
 import pytest
 
 from papercuts.build import validate
-from papercuts.codes import codes_of, count_keys, distinct_codes, keys
+from papercuts.codes import codes_of, count_keys, distinct_codes, keys, places
 from papercuts.contract import RESULTS
 from papercuts.ingest.tables import ingest
 from papercuts.paths import Paths
@@ -348,16 +348,19 @@ def test_keys_number_rows_by_their_first_row_and_read_each_key_off_it():
     rows = [("s", None, 4), ("t", 100, 1), ("s", None, 4), ("s", 100, 4), ("t", 100, 1)]
     columns = []
     for k in range(3):
-        places = {}
-        codes = np.array([places.setdefault(r[k], len(places)) for r in rows], dtype=np.int64)
-        columns.append((codes, list(places)))
+        seen = {}
+        codes = np.array([seen.setdefault(r[k], len(seen)) for r in rows], dtype=np.int64)
+        columns.append((codes, list(seen)))
     at, found = keys(columns)
     assert found == [("s", None, 4), ("t", 100, 1), ("s", 100, 4)]
     assert at.tolist() == [0, 1, 0, 2, 1] and count_keys(columns) == 3
+    place, first = places(columns)  # keys' places with no tuple, and each key's first row
+    assert place.tolist() == at.tolist() and first.tolist() == [0, 1, 3]
 
     big = [(np.array(codes, dtype=np.int64), range(2**40)) for codes in ([1, 2, 1, 3], [5] * 4, [7] * 4)]
     at, found = keys(big)  # unrenumbered, 1 and 2 would be lost past 64 bits: one key
     assert found == [(1, 5, 7), (2, 5, 7), (3, 5, 7)] and at.tolist() == [0, 1, 0, 2]
+    assert [v.tolist() for v in places(big)] == [[0, 1, 0, 2], [0, 1, 3]]
 
 
 def test_a_block_alone_with_a_repeated_key_is_not_distinct_and_equal_values_are_one_code():

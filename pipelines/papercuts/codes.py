@@ -43,6 +43,16 @@ def keys(columns: list[tuple[np.ndarray, list]]) -> tuple[np.ndarray, list[tuple
     return place[at], out
 
 
+def places(columns: list[tuple[np.ndarray, list]]) -> tuple[np.ndarray, np.ndarray]:
+    """keys() with no tuple made: (each row's key as its place, in the order of their first row;
+    the first row of each place)."""
+    first, at = _numbered(columns)
+    order = np.argsort(first, kind="stable")
+    place = np.empty(len(order), dtype=np.int64)
+    place[order] = np.arange(len(order))
+    return place[at], first[order]
+
+
 def count_keys(columns: list[tuple[np.ndarray, list]]) -> int:
     """How many distinct keys the rows hold (as keys(), with no tuple made)."""
     return len(_numbered(columns)[0])

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..codes import codes_of, keys
+from ..codes import codes_of, keys, places
 from . import tables
 from .columns import Columns
 
@@ -191,16 +191,19 @@ def _wide_table(name: str, charts: list[tuple[str, dict, Columns]], key: tuple[s
     """_wide of charts whose rows are tables, in Arrow: the same columns, each value taken from
     the row that gives it (x100, a comparison's five heatmaps: 20,000 rows of ten columns, which
     as Python values took a third of a campaign page's time)."""
-    place, found = keys([codes_of(joined.column(c)) for c in key])
+    # the keys' places and first rows, with no tuple made of a key (only how many there are is read)
+    place, first = places([codes_of(joined.column(c)) for c in key])
+    found = len(first)
     at = _places(name, key, place, bounds)
-    rows = [np.full(len(found), -1, dtype=np.int64) for _ in charts]  # each chart's row at each place, or -1
+    rows = [np.full(found, -1, dtype=np.int64) for _ in charts]  # each chart's row at each place, or -1
     for n, where in enumerate(at):
         rows[n][where] = np.arange(bounds[n], bounds[n + 1])
-    every = _firsts(place, np.arange(len(place)))  # the rows of a column without nulls: most columns
+    # _firsts of every row, the rows of a column without nulls (most columns): read off the places
+    every = (np.arange(found), first, np.delete(np.arange(len(place)), first))
     data, renamed = _side_by_side(
         joined.column_names, charts, varying, joined.column,
         # a key column's values are its place's by construction: taken, never compared
-        lambda c, values: _once_arrow(len(found), place, values, every if values.null_count == 0 else None,
+        lambda c, values: _once_arrow(found, place, values, every if values.null_count == 0 else None,
                                       compare=c not in key),
         lambda n, values: _taken(values, rows[n]))
     return Columns.of_arrow(pa.table(data)), renamed
