@@ -298,10 +298,10 @@ def _pivot_columns(rows: Columns, row_key: str, drawn: list[str], missing: dict)
         return None
     t = rows.table
     at = np.argsort(t.column("order").to_numpy(), kind="stable")
-    taken = pa.array(at)
-    place, found = keys([codes_of(t.column(c).take(taken)) for c in ("group", row_key)])
-    column = pc.fill_null(pc.index_in(t.column("variant").take(taken), value_set=pa.array(drawn, pa.string())), -1)
-    column = column.to_numpy(zero_copy_only=False)
+    # each row's codes read in that order: the columns are coded as they are, not taken first
+    place, found = keys([(codes[at], values) for codes, values in (codes_of(t.column(c)) for c in ("group", row_key))])
+    column = pc.fill_null(pc.index_in(t.column("variant"), value_set=pa.array(drawn, pa.string())), -1)
+    column = column.to_numpy(zero_copy_only=False)[at]
     shown = np.flatnonzero(column >= 0)
     picked = pa.array(at[shown])
     rqps = t.column("rqps").take(picked)
