@@ -25,25 +25,32 @@ def _measure(metric: str) -> str:
 def op_costs(con, d: dict, where: str):
     variants = list(d["variants"])
     rqps, _ = rqps_rows(con, d, where)
-    order = {r["microbenchmark"]: r["order"] for r in rqps}
+    # read column by column, not as a dict per row (Columns.__iter__): the same values
+    names, ranks = rqps["microbenchmark"], rqps["order"]
+    order = dict(zip(names, ranks, strict=True))
     every_threads = d["threads"] == "all"
     # value and base_value are throughputs: in the microbenchmark's unit (krows/s for scan), not 'ratio'
-    rows = [{"measure": "rQPS", "metric": "rqps", "microbenchmark": r["microbenchmark"], "group": r["group"],
-             "variant": r["variant"], "relative": r["rqps"], "value": r["qps"], "base_value": r["base_qps"],
-             "unit": r["unit"], "repetitions": None, "order": r["order"]} for r in rqps]
+    rows = [{"measure": "rQPS", "metric": "rqps", "microbenchmark": m, "group": g, "variant": v, "relative": r,
+             "value": q, "base_value": b, "unit": u, "repetitions": None, "order": o}
+            for m, g, v, r, q, b, u, o in zip(names, rqps["group"], rqps["variant"], rqps["rqps"], rqps["qps"],
+                                              rqps["base_qps"], rqps["unit"], ranks, strict=True)]
     wanted = list(d.get("metrics") or OP_COSTS)
     unknown = [m for m in wanted if m not in OP_COSTS]
     if unknown:
         raise UserError(f"{where}: unknown metric {', '.join(unknown)}; use some of {', '.join(OP_COSTS)}")
     c = comparison(d, where)
+    # sets, and each metric's measure named once: a comparison's every cost row is read by each of
+    # its cost charts (x100: 20,000 rows, five charts); rqps_rows found every variant hashable
+    drawn, measure = set(variants), {m: _measure(m) for m in wanted}
     for r in comparison_costs(con, c["campaign"], c["server"], c["base_build"], c["base_config"]):
         if c["threads"] is not None and r["threads"] != c["threads"]:
             continue
+        if r["variant"] not in drawn or r["metric"] not in measure or r["relative"] is None:
+            continue
         name = label(r["microbenchmark"], r["range"])
         name = f"{name} @ {threads_label(r['threads'])}" if every_threads else name
-        if r["variant"] in variants and r["metric"] in wanted and r["relative"] is not None \
-                and name in order:
-            rows.append({"measure": _measure(r["metric"]), "metric": r["metric"], "microbenchmark": name,
+        if name in order:
+            rows.append({"measure": measure[r["metric"]], "metric": r["metric"], "microbenchmark": name,
                          "group": r["group"], "variant": r["variant"], "relative": r["relative"],
                          "value": r["value"], "base_value": r["base_value"], "unit": OP_COSTS[r["metric"]][2],
                          "repetitions": r["repetitions"], "order": order[name]})
