@@ -59,7 +59,7 @@ def test_a_search_made_beside_other_queries_gives_the_same_ladders_and_leaves_no
     con.execute(VALUES)
     con.execute("SET threads = 1")
     before = threading.active_count()
-    search = Search(con, 2, frozenset())
+    search = Search(con, 2)
     con.execute("CREATE TABLE beside AS SELECT campaign, max(value) FROM ladder_values GROUP BY ALL")  # a model
     assert build_ladders(con, 2, search=search) == 48
     assert threading.active_count() == before and not search.is_alive()

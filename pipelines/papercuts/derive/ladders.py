@@ -221,36 +221,42 @@ class Inputs:
 
 
 class Search(threading.Thread):
-    """The search of the ladders of every campaign not kept, on a thread of its own, from their
-    values read when it starts: derive makes its other models meanwhile (a DuckDB query gives up
-    the GIL while it runs; the search is Python and numpy, on the values alone, so its rows are the
-    same whatever runs beside it): x100, derive 0.6-1.3 s shorter (derive/models.py SEARCH_AFTER)."""
+    """The search of the ladders of every campaign not kept, and the storing of its rows, on a
+    thread of its own, from their values read when it starts: derive makes its other models
+    meanwhile (a DuckDB query gives up the GIL while it runs; the search is Python and numpy, on the
+    values alone, so its rows are the same whatever runs beside it): x100, derive 0.6-1.3 s shorter
+    (derive/models.py SEARCH_AFTER). It stores them through a connection of its own (a cursor),
+    while the models are still made where they take longer than the search."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, cores: int | None, kept) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, cores: int | None,
+                 last: previous.Last = previous.NOTHING) -> None:
         super().__init__(name="ladder search", daemon=True)  # daemon: a failed build does not wait for it
         # Read on every core (`cores`; derive runs most of its models on one), in the order
         # ladder_values is stored in (its rowid), the same on any number of threads.
         with on_threads(con, cores):
-            self.values = Inputs.read(con, kept)
-        self.rows: tuple[dict, ...] | None = None
+            self.values = Inputs.read(con, last.kept)
+        self.last = last
+        self.con = con.cursor()
         self.error: BaseException | None = None
         self.start()
 
     def run(self) -> None:
         try:
-            self.rows = _search(self.values)
+            rows = _search(self.values)
+            self.values = None  # not held while the rows are stored
+            _store(self.con, self.last, rows)
         except BaseException as e:  # noqa: BLE001 - raised again in the thread that waits
             self.error = e
         finally:
             self.values = None  # not held until the models beside it end
+            self.con.close()
 
-    def result(self) -> tuple[dict, ...]:
-        """The search's rows, once its thread has ended (joined: no thread is left behind, and the
-        render stage forks its workers only with none)."""
+    def result(self) -> None:
+        """Once its thread has ended (joined: no thread is left behind, and the render stage forks
+        its workers only with none): the ladders stored, or the error that stopped it."""
         self.join()
         if self.error is not None:
             raise self.error
-        return self.rows
 
 
 def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
@@ -263,7 +269,13 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
     others are searched, their rows appended. Every table holds a clean build's rows, campaign by
     campaign, each in the order its values are read. `search`: one started already (Search), else
     one starts now."""
-    searched = (search or Search(con, cores, last.kept)).result()
+    (search or Search(con, cores, last)).result()
+    return con.execute("SELECT count(*) FROM ladders").fetchone()[0]
+
+
+def _store(con: duckdb.DuckDBPyConnection, last: previous.Last, searched: tuple[dict, ...]) -> None:
+    """The search's rows (_search) in TABLES, after the kept campaigns' (in place, or copied from
+    the last build's tables), and the change points' known regressions and flagged results."""
     if not set(TABLES) <= last.placed:  # not a seeded database's: made, the kept rows copied in
         con.execute(SCHEMA)
         if last.kept:
@@ -278,7 +290,6 @@ def build_ladders(con: duckdb.DuckDBPyConnection, cores: int | None = None,
             _insert(con, table, [r for c in changed for r in rows.get(c, [])])
     con.execute(query("known_matches"))
     con.execute(query("flagged_matches"))
-    return con.execute("SELECT count(*) FROM ladders").fetchone()[0]
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple]) -> None:

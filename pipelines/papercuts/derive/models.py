@@ -58,7 +58,7 @@ def derive(con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHIN
                         con.execute(path.read_text())
                 done.append(path.stem)
                 if name == SEARCH_AFTER:  # the ladders are searched while the later models are made
-                    search = ladders.Search(con, cores, kept)
+                    search = ladders.Search(con, cores, last)
             if kept:
                 con.execute(f"DROP SCHEMA {FRESH} CASCADE")
         except BaseException:
