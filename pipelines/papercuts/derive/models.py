@@ -17,11 +17,12 @@ from .ladders import build_ladders
 # regr_*() could differ in the last bit from one build to the next (the shipped data's
 # rqps_summary did, and its summary charts' CSVs with it).
 ALL_CORES = ("measured_qps", "ladder_variants", "rqps", "file_rows", "server_variants")
-# The model after which the ladders are searched, beside the models after it: the ladders' values
-# (03_*, 04_*) and rqps, the largest, are made first (the values, then names, held beside rqps took
-# the x100 derive's peak from 0.85 GB to 0.97 GB; as numbers, searched beside rqps, derive alone
-# peaked 130 MB higher for 0.2 s less wall).
-SEARCH_AFTER = "rqps"
+# The model after which the ladders are searched (and stored: ladders.Search), beside the models
+# after it: the ladders' values (03_*, 04_*), so that rqps, the largest, is made beside the search.
+# Searched after rqps, the search and its inserts were the longest path once the models after rqps
+# took less than it (x100: 0.75 s and 0.2 s of a thread against 0.45 s of models); beside rqps
+# the x100 build's peak is 0.70 GB, not 0.61 GB (the values held while rqps is made).
+SEARCH_AFTER = "ladder_values"
 
 # Models whose every row belongs to one campaign and is made from that campaign's rows of SOURCES
 # or of the PER_CAMPAIGN models before it (with tables every campaign shares), stored campaign by
