@@ -21,7 +21,9 @@ ALL_CORES = ("measured_qps", "ladder_variants", "rqps", "file_rows", "server_var
 # after it: the ladders' values (03_*, 04_*), so that rqps, the largest, is made beside the search.
 # Searched after rqps, the search and its inserts were the longest path once the models after rqps
 # took less than it (x100: 0.75 s and 0.2 s of a thread against 0.45 s of models); beside rqps
-# the x100 build's peak is 0.70 GB, not 0.61 GB (the values held while rqps is made).
+# the x100 build's peak is 0.70 GB, not 0.61 GB (the values held while rqps is made). Those made
+# on one thread that do not read rqps come first (05_* to 13_*), beside the search's one thread,
+# and rqps (14_*, on every core) after them: once the search ends, what is left has both cores.
 SEARCH_AFTER = "ladder_values"
 
 # Models whose every row belongs to one campaign and is made from that campaign's rows of SOURCES
