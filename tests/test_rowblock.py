@@ -289,6 +289,25 @@ def test_only_rows_whose_number_another_campaign_holds_are_compared_for_copies()
     assert _candidates(held, None) == [None, None]
 
 
+def test_candidates_are_the_rows_whose_number_two_campaigns_hold_whatever_the_order():
+    """checks._candidates sorts by the number alone (not by number and campaign): on shuffled rows
+    with many ties, -0.0 and 0.0 as one number, a row is marked exactly when two campaigns or more
+    hold its number."""
+    import random
+
+    from papercuts.validate.checks import _candidates
+
+    for seed in range(200):
+        rnd = random.Random(seed)
+        held = [[{"campaign": rnd.choice("abcd"), "qps": rnd.choice([0.0, -0.0, 0.5, 2.0, float(rnd.randint(1, 9))])}
+                 for _ in range(rnd.randint(0, 12))] for _ in range(rnd.randint(1, 4))]
+        held_by: dict[float, set[str]] = {}
+        for r in (r for part in held for r in part):
+            held_by.setdefault(r["qps"], set()).add(r["campaign"])
+        assert [m.tolist() for m in _candidates(held, "qps")] == [
+            [len(held_by[r["qps"]]) >= 2 for r in part] for part in held], seed
+
+
 def test_distinct_sees_a_repeated_key_across_a_block_and_rows_held_as_dicts():
     """duplicates.distinct, the set before the loop that names repeated rows: a key in a block and
     again in a row held as a dict is one repeat; other keys, or none, are distinct."""

@@ -11,7 +11,7 @@ from ..problems import Problems
 from .duplicates import at
 from .load import Dataset
 from .plausibility import check_plausibility
-from .rowblock import Block, entries, origin, parts, row_at
+from .rowblock import Block, origin, parts, row_at
 from .suggest import did_you_mean
 from .tomlfile import value_at
 
@@ -189,14 +189,14 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
         if isinstance(part, Block):
             _block_copies(part, names, rows, first, repeats, counts)
             continue
-        for j, (key, row, i) in enumerate(entries(part, names)):
+        for row in part:
+            counts[row["_file"]] += 1
+        for j in range(len(part)) if rows is None else np.flatnonzero(rows).tolist():  # a key made for those only
+            row = part[j]
             campaign, path = origin(row)
-            counts[path] += 1
-            if rows is not None and not rows[j]:
-                continue
-            other = first.setdefault(key, (campaign, path))
+            other = first.setdefault(tuple(row[n] for n in names), (campaign, path))
             if other[0] != campaign:
-                repeats[(path, other[1])].append((row, i))
+                repeats[(path, other[1])].append((row, -1))
     for (path, other), found in sorted(repeats.items(), key=lambda kv: kv[0]):
         if len(found) >= 2 and 2 * len(found) >= counts[path]:
             row = row_at(*found[0])
@@ -226,15 +226,16 @@ def _candidates(held: list, column: str | None) -> list[np.ndarray | None]:
         return [None] * len(held)
     value = np.concatenate([v for v, _ in found]) + 0.0  # -0.0 == 0.0 in a key, so one bit pattern
     bits, campaign = value.view(np.int64), np.concatenate([c for _, c in found])
-    order = np.lexsort((campaign, bits))
+    # Rows by value alone (an unstable sort of one column: x100, 0.015 s where sorting by value
+    # and campaign took 0.07 s): a value is held by two campaigns or more where two neighbours of
+    # that value differ in campaign, as a run of one campaign's rows has no such neighbours.
+    order = np.argsort(bits)
     b, c = bits[order], campaign[order]
-    value_starts = np.ones(len(b), dtype=bool)  # the first row of each value, sorted
-    value_starts[1:] = b[1:] != b[:-1]
-    pair_starts = value_starts.copy()  # and of each (value, campaign)
-    pair_starts[1:] |= c[1:] != c[:-1]
-    run = np.cumsum(value_starts) - 1
-    mask = np.empty(len(b), dtype=bool)
-    mask[order] = np.bincount(run, weights=pair_starts)[run] >= 2  # held by two campaigns or more
+    shared = np.unique(b[1:][(b[1:] == b[:-1]) & (c[1:] != c[:-1])])  # few: sorted, each once
+    starts, ends = np.searchsorted(b, shared, "left"), np.searchsorted(b, shared, "right")
+    edges = np.bincount(starts, minlength=len(b) + 1) - np.bincount(ends, minlength=len(b) + 1)
+    mask = np.zeros(len(b), dtype=bool)
+    mask[order[np.cumsum(edges)[:-1] > 0]] = True  # the rows of those values' runs
     return np.split(mask, np.cumsum([len(v) for v, _ in found])[:-1])
 
 
