@@ -47,12 +47,17 @@ def code_digest() -> bytes:
 def folder_digest(cdir: Path, where: str) -> str:
     h = hashlib.sha256(code_digest())
     h.update(f"{where}\0".encode())
-    for root, dirs, files in os.walk(cdir, followlinks=False):
+    top = os.fspath(cdir)
+    for root, dirs, files in os.walk(top, followlinks=False):
         dirs.sort()
+        # paths relative to the folder, as os.path.relpath gives them, without its cost (keying
+        # x100's folders and the shipped ones: 0.036-0.051 s through relpath, 0.021-0.030 s so)
+        inner = "." if root == top else root[len(top) + 1:]
+        prefix = "" if inner == "." else inner + "/"
         for name in sorted(files + [d for d in dirs if os.path.islink(os.path.join(root, d))]):
             p = os.path.join(root, name)
             st = os.lstat(p)
-            h.update(f"{os.path.relpath(p, cdir)}\0{stat.S_IFMT(st.st_mode)}\0{st.st_size}\0".encode())
+            h.update(f"{prefix}{name}\0{stat.S_IFMT(st.st_mode)}\0{st.st_size}\0".encode())
             if stat.S_ISLNK(st.st_mode):
                 h.update(os.readlink(p).encode(errors="surrogateescape"))
             elif stat.S_ISREG(st.st_mode):
@@ -60,7 +65,7 @@ def folder_digest(cdir: Path, where: str) -> str:
                     h.update(fingerprint.file_digest(p, st)[1])  # hashed already by a build's fingerprint
                 except OSError as e:  # unreadable: reading the folder reports it, at its path
                     h.update(f"unreadable {e.errno} {st.st_mtime_ns}\0".encode())
-        h.update(f"dirs {os.path.relpath(root, cdir)} {len(dirs)}\0".encode())
+        h.update(f"dirs {inner} {len(dirs)}\0".encode())
     return h.hexdigest()
 
 
