@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import threading
 from pathlib import Path
 
 import duckdb
@@ -147,6 +148,9 @@ def test_a_bad_narrative_keeps_the_old_site(built):
         build(paths)
     assert any("unknown campaign '2024-10-23-no-such-campaign'" in p.message for p in e.value.problems)
     assert digest(paths.public) == before
+    # the new database, begun while the checks ran (build._Database), is closed and removed
+    assert not paths.db.with_name(paths.db.name + ".tmp").exists()
+    assert not [t for t in threading.enumerate() if t.name.startswith("database")]
 
 
 def test_an_interrupted_build_keeps_the_old_site(built, monkeypatch):
