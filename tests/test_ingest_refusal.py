@@ -43,3 +43,29 @@ def test_a_value_validate_let_through_is_one_line_naming_table_and_constraint(tm
     message = str(e.value)
     assert "\n" not in message and "table calibrations" in message and refused in message, message
     assert "validator gap" in message
+
+
+def test_a_campaign_row_naming_what_no_catalog_holds_is_found_once_loaded():
+    """sql/checks/campaign_rows_references.sql stands for the REFERENCES these tables no longer
+    declare (so that a build can keep them in a copy of the last database): a row naming a
+    campaign or server no catalog holds is Papercuts' bug, said by check_loaded; a null server
+    (an observation of no server) names nothing."""
+    from papercuts.db import sql_files
+    from papercuts.ingest.tables import check_loaded
+
+    with duckdb.connect() as con:
+        for path in sql_files("schema"):
+            con.execute(path.read_text())
+        con.execute("INSERT INTO sources (id, title, author) VALUES ('src', 't', 'a')")
+        con.execute("INSERT INTO campaigns (id, title, source, contributor, date, sysbench, file) "
+                    "VALUES ('c1', 't', 'src', 'me', DATE '2026-01-02', '1.0', 'f')")
+        con.execute("INSERT INTO observations (campaign, measure, subject, value, value_text, unit, server, file, "
+                    "line) VALUES ('c1', 'm', 's', 1, '1', 'ms', NULL, 'f', 2)")
+        check_loaded(con)
+        con.execute("INSERT INTO evidence VALUES ('c2', 'raw/run.sh', 'ab', 1)")
+        with pytest.raises(RuntimeError, match=r"campaign_rows_references.sql: \[\('campaign', 'c2'\)\]"):
+            check_loaded(con)
+        con.execute("DELETE FROM evidence")
+        con.execute("UPDATE observations SET server = 'nowhere'")
+        with pytest.raises(RuntimeError, match=r"campaign_rows_references.sql: \[\('server', 'nowhere'\)\]"):
+            check_loaded(con)

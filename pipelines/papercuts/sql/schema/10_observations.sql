@@ -1,6 +1,7 @@
 -- Other published measurements (timings, counters, profile shares) with their units.
+-- Its references to the catalogs are checked once loaded: sql/checks/campaign_rows_references.sql.
 CREATE TABLE observations (
-    campaign VARCHAR NOT NULL REFERENCES campaigns (id),
+    campaign VARCHAR NOT NULL,
     measure VARCHAR NOT NULL,
     subject VARCHAR NOT NULL,
     x_label VARCHAR,
@@ -8,7 +9,7 @@ CREATE TABLE observations (
     value DOUBLE NOT NULL,
     value_text VARCHAR NOT NULL, -- as printed, so 7.150 stays 7.150
     unit VARCHAR NOT NULL,
-    server VARCHAR REFERENCES servers (id),
+    server VARCHAR,
     note VARCHAR,
     file VARCHAR NOT NULL,
     line INTEGER NOT NULL

@@ -3,12 +3,13 @@
 -- layout names none). Folded stacks keep every sampled call chain (root first); perf report rows
 -- keep what perf printed (self and children percent per symbol), for profiles without folded
 -- stacks. Ranges can be NULL, so the key is UNIQUE (no PRIMARY KEY) and joins use IS NOT DISTINCT FROM.
+-- Its references to the catalogs are checked once loaded: sql/checks/campaign_rows_references.sql.
 CREATE TABLE profiles (
-    campaign VARCHAR NOT NULL REFERENCES campaigns (id),
-    server VARCHAR NOT NULL REFERENCES servers (id),
-    build VARCHAR NOT NULL REFERENCES builds (id),
-    config VARCHAR NOT NULL REFERENCES configs (id),
-    microbenchmark VARCHAR NOT NULL REFERENCES microbenchmarks (name),
+    campaign VARCHAR NOT NULL,
+    server VARCHAR NOT NULL,
+    build VARCHAR NOT NULL,
+    config VARCHAR NOT NULL,
+    microbenchmark VARCHAR NOT NULL,
     "range" INTEGER CHECK ("range" >= 0),
     threads INTEGER NOT NULL CHECK (threads >= 1),
     source VARCHAR NOT NULL CHECK (source IN ('folded', 'perf report')),

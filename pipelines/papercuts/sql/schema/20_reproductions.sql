@@ -2,8 +2,9 @@
 -- table as mytools computes it (printed QPS divided, 2 decimals): validate/archive.py.
 -- status: equal (same at 2 decimals), rounding (QPS that print as these can give the published
 -- ratio), differs, or 'no abs value'.
+-- Its references to the catalogs are checked once loaded: sql/checks/campaign_rows_references.sql.
 CREATE TABLE reproductions (
-    campaign VARCHAR NOT NULL REFERENCES campaigns (id),
+    campaign VARCHAR NOT NULL,
     file VARCHAR NOT NULL,
     line INTEGER NOT NULL,
     "column" INTEGER NOT NULL,
