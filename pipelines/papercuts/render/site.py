@@ -73,11 +73,14 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     # Everything else reads no other unit's files and is made beside them, on the same cores: the
     # investigations and the calibration page with the campaign pages, the ladders with the server
     # pages (x100, one campaign added: its server's page waited for its ladders before).
-    first = ([Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
-              for src, reads in zip(sources, drawn, strict=True)]
+    # The campaign pages first: the server pages wait for them (x100, one campaign added: its page
+    # began after an investigation's, on the way to its server's page).
+    first = (campaign_units(con, paths, investigations)
+             + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
+                for src, reads in zip(sources, drawn, strict=True)]
              + [Unit("calibration page", calibration_pages.render_calibration_page, (paths,),
                      reads=calibration_pages.drawn_from(con, sorted(reuse.digests)))]
-             + campaign_units(con, paths, investigations) + explore_units(con, paths.blobs))
+             + explore_units(con, paths.blobs))
     then = ladder_units(con) + server_units(con, investigations, out)
     reuse.unplace_others(first + then, out)
     pages += reuse.run(first, out, workers, progress, "campaign pages, explorer files")
