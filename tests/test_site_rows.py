@@ -87,7 +87,7 @@ def test_every_query_gives_a_key_alone_what_the_whole_site_gives(site):
     try:
         for function, name, column in CALLS:
             read = getattr(site_rows, function)
-            keys = con.execute(f'SELECT DISTINCT "{column}" FROM ({query(name).strip().rstrip(";")})').fetchall()
+            keys = con.execute(f'SELECT DISTINCT "{column}" FROM ({site_rows._END.sub("", query(name))}\n)').fetchall()
             assert keys, name
             for (key,) in [*keys, ("no such key",)]:
                 _forget()

@@ -86,7 +86,7 @@ def render_campaign(con: duckdb.DuckDBPyConnection, out_root: Path, c: dict, pat
         # Shown as preformatted text, escaped by the template: never Markdown or shortcodes.
         "readme": c["readme"] or "",
         "ladders": ladder_links(con, campaign=c["id"]),
-        "known": known_by_campaign(con).get(c["id"], []),
+        "known": known_by_campaign(con, c["id"]),
     }
     if c["raw_layout"]:
         outcome = rows_of(con, "raw_outcome", "campaign", c["id"])

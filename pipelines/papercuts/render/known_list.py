@@ -15,6 +15,7 @@ from ..contract import dbms_name
 from ..db import fetch_dicts, query
 from ..paths import campaign_url, investigation_url, ladder_url
 from .colours import ratio_class
+from .site_rows import rows_of
 from .tables import fixed
 
 SHOWN_VARIANTS = 8  # a comparison's variants listed, then "and N more" (its campaign page has them all)
@@ -84,16 +85,18 @@ def _what(v: dict) -> str:
     return f"median of {v['n']} series, {fixed(v['lowest'])} to {fixed(v['highest'])}"
 
 
-@lru_cache(maxsize=1)  # per process: a worker reads them once, for every campaign page it writes
-def known_by_campaign(con: duckdb.DuckDBPyConnection) -> dict[str, list[dict]]:
-    """campaign -> the known regressions its results show ({id, title, status, url}: the entry on
+def known_by_campaign(con: duckdb.DuckDBPyConnection, campaign: str) -> list[dict]:
+    """The known regressions a campaign's results show ({id, title, status, url}: the entry on
     /regressions/), by id: those labelling a change on its ladders, and those its comparisons span
-    where no ladder can show them (known_compared.sql)."""
-    titles = {k["id"]: {"id": k["id"], "title": k["title"], "status": k["status"]}
-              for k in fetch_dicts(con, query("known_seen"))}
-    shown: dict[str, set[str]] = {}
-    for campaign, known in con.execute(query("known_labelled_campaigns")).fetchall():
-        shown.setdefault(campaign, set()).add(known)
-    for r in fetch_dicts(con, query("known_compared")):
-        shown.setdefault(r["campaign"], set()).add(r["known"])
-    return {c: [{**titles[k], "url": f"/regressions/#known-{k}"} for k in sorted(ids)] for c, ids in shown.items()}
+    where no ladder can show them (known_compared.sql). Read as site_rows reads (a rebuild's
+    process: the campaign's rows alone; x100, known_compared over every rQPS took 0.04 s)."""
+    ids = {r["known"] for r in rows_of(con, "known_labelled_campaigns", "campaign", campaign)}
+    ids |= {r["known"] for r in rows_of(con, "known_compared", "campaign", campaign)}
+    titles = _titles(con)
+    return [{**titles[k], "url": f"/regressions/#known-{k}"} for k in sorted(ids)]
+
+
+@lru_cache(maxsize=1)  # per process and connection
+def _titles(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:
+    return {k["id"]: {"id": k["id"], "title": k["title"], "status": k["status"]}
+            for k in fetch_dicts(con, query("known_seen"))}

@@ -15,6 +15,7 @@ key asked, through the query with that filter (one_key.sql), and the whole site 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import lru_cache
 from itertools import groupby
@@ -25,6 +26,7 @@ import pyarrow as pa
 from ..db import fetch_columns, fetch_dicts, query
 from .columns import arrow_of
 
+_END = re.compile(r";\s*(--[^\n]*)?\s*\Z")  # a query file's last ';', and a comment after it
 FIRST = 3  # calls per process and query answered for their key alone (a rebuild makes 1-3 units a process)
 _asked: Counter = Counter()
 
@@ -36,7 +38,7 @@ def _alone(con: duckdb.DuckDBPyConnection, name: str, column: str, value) -> str
     _asked[con, name, column] += 1
     if _asked[con, name, column] > FIRST or not isinstance(value, str):
         return None
-    return query("one_key").format(query=query(name).strip().rstrip(";"), column=column)
+    return query("one_key").format(query=_END.sub("", query(name)), column=column)
 
 
 @lru_cache(maxsize=64)  # per process and connection (a worker's lasts for every unit it makes)
