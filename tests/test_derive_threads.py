@@ -123,7 +123,7 @@ def test_models_made_on_every_core_are_those_made_on_one_row_for_row():
     place depends on how many threads made them (the incremental build's test holds the database
     to a clean build's, row for row)."""
     one, two = models_on(1), models_on(2)
-    assert set(one) == {"measured_qps", "rqps", "ladder_variants", "file_rows", "server_variants"}
+    assert set(one) == {"measured_qps", "rqps", "ladder_variants", "file_rows", "server_variants", "variant_groups"}
     repeated = [row for row in one["measured_qps"] if row[8] > 1]  # repetitions
     assert len(one["measured_qps"]) == 30 * 12 * 2 * 175 * 2 * 2 and 60_000 < len(repeated) < 84_000
     assert len(one["file_rows"]) == 30 * 3 + 2 + 3 * 2  # results files, relative, observations with and without

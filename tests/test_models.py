@@ -8,7 +8,7 @@ import pytest
 
 from datadir import FILES, database, write_data
 from papercuts.build import validate
-from papercuts.db import fetch_dicts
+from papercuts.db import fetch_dicts, query
 from papercuts.derive.models import derive
 from papercuts.ingest.tables import check_loaded, ingest
 from papercuts.paths import PROJECT, Paths
@@ -230,3 +230,19 @@ def test_a_campaign_that_measured_and_published_is_laddered_on_what_it_measured(
     got = con.execute("SELECT w.build, v.value FROM ladder_values v "
                       "JOIN ladder_variants w ON w.rowid = v.variant ORDER BY v.variant").fetchall()
     assert got == [("my8009", 1.0), ("my8028", 0.5), ("my8040", 0.25)]
+
+
+def test_variant_groups_are_each_campaigns_variants_in_the_order_colours_are_assigned():
+    """variant_groups (sql/models/19_*), which every render process reads for the site-wide
+    colours instead of every result: a campaign's measured and published variants, bases included,
+    each once, by campaign and version (queries/variant_groups.sql), as read from the rows."""
+    con = database(PROJECT / "data")
+    held = con.execute(query("variant_groups")).fetchall()
+    from_rows = con.execute("""
+        WITH v AS (SELECT DISTINCT campaign, build, config FROM results
+                   UNION SELECT DISTINCT campaign, build, config FROM relative
+                   UNION SELECT DISTINCT campaign, base_build, base_config FROM relative)
+        SELECT v.campaign, v.build || '.' || v.config FROM v JOIN builds b ON b.id = v.build
+        ORDER BY v.campaign, b.dbms, b.engine, b.version_key, v.build, v.config""").fetchall()
+    assert len(held) > 100 and held == from_rows
+    assert len(held) == len(set(held))

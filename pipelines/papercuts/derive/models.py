@@ -16,7 +16,7 @@ from .ladders import build_ladders
 # thread: a parallel aggregate adds a group's floats in the order its threads finish, so avg() and
 # regr_*() could differ in the last bit from one build to the next (the shipped data's
 # rqps_summary did, and its summary charts' CSVs with it).
-ALL_CORES = ("measured_qps", "ladder_variants", "rqps", "file_rows", "server_variants")
+ALL_CORES = ("measured_qps", "ladder_variants", "rqps", "file_rows", "server_variants", "variant_groups")
 # The model after which the ladders are searched (and stored: ladders.Search), beside the models
 # after it: the ladders' values (03_*, 04_*), so that rqps, the largest, is made beside the search.
 # Searched after rqps, the search and its inserts were the longest path once the models after rqps
@@ -34,7 +34,7 @@ SEARCH_AFTER = "ladder_values"
 # took, comparisons 0.23 s (0.03 s so), and campaign_bases, rqps_summary and op_costs, which read
 # every result or rQPS for a few rows each, 0.13-0.20 s, 0.2-0.38 s and 0.12-0.13 s of a 0.8 s derive.
 PER_CAMPAIGN = ("campaign_bases", "measured_qps", "ladder_variants", "rqps", "rqps_summary", "op_costs", "comparisons",
-                "file_rows", "server_variants")
+                "file_rows", "server_variants", "variant_groups")
 SOURCES = ("results", "relative", "summaries", "observations", "counters")
 # The tables of campaign rows a build may keep in a copy of the last database (previous.start).
 IN_PLACE = {**{name: previous.KEPT for name in PER_CAMPAIGN}, **ladders.IN_PLACE}
