@@ -94,6 +94,10 @@ def ratio_text_color(field: str) -> dict:
 RATIO_CLASSES = frozenset({"", "eq1", *(f"{d} s{k}" for d in ("lt1", "gt1") for k in (1, 2, 3))})
 
 
+# |log2| of a ratio below which it is a weak (s1), then a medium (s2) change; s3 above.
+STRENGTHS = (0.15, 0.5)
+
+
 def ratio_class(value: float | None, band: float = NOISE) -> str:
     """The table-cell class for a ratio: direction (lt1/gt1), strength (s1..s3) or within noise."""
     if value is None or value <= 0:
@@ -101,7 +105,7 @@ def ratio_class(value: float | None, band: float = NOISE) -> str:
     if within_noise(value, band):
         return "eq1"
     strength = abs(math.log2(value))
-    level = "s1" if strength < 0.15 else "s2" if strength < 0.5 else "s3"
+    level = "s1" if strength < STRENGTHS[0] else "s2" if strength < STRENGTHS[1] else "s3"
     return f"{'lt1' if value < 1 else 'gt1'} {level}"
 
 

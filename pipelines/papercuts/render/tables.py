@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from ..codes import codes_of, keys
-from .colours import NOISE, RATIO_CLASSES, ratio_class  # tables colour ratios the site's one way
+from .colours import NOISE, RATIO_CLASSES, STRENGTHS, ratio_class  # tables colour ratios the site's one way
 from .columns import Columns
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -330,9 +330,10 @@ def ratio_classes(values: np.ndarray, bands: np.ndarray) -> list[str]:
     with np.errstate(divide="ignore", invalid="ignore"):
         ln, strength = np.abs(np.log(values)), np.abs(np.log2(values))
         limit = np.log1p(bands)
-        level = np.where(strength < 0.15, 0, np.where(strength < 0.5, 1, 2))
+        weak, medium = STRENGTHS
+        level = np.where(strength < weak, 0, np.where(strength < medium, 1, 2))
         out = np.where(values <= 0, 0, np.where(ln < limit, 1, np.where(values < 1, 2, 5) + level))
-        near = ((np.abs(ln - limit) <= 1e-9) | (np.abs(strength - 0.15) <= 1e-9) | (np.abs(strength - 0.5) <= 1e-9)
+        near = ((np.abs(ln - limit) <= 1e-9) | (np.abs(strength - weak) <= 1e-9) | (np.abs(strength - medium) <= 1e-9)
                 | ~np.isfinite(bands) | (bands <= -1))  # log1p refuses a band of -1 or less: ratio_class raises
     classes = [_CLASSES[k] for k in out.tolist()]
     for i in np.flatnonzero((near & (values > 0)) | ~np.isfinite(values)).tolist():
