@@ -58,6 +58,25 @@ def test_pivot_ratios_puts_rows_in_order_and_fills_only_the_shown_variants_cells
     assert {t for t in texts[2]} == {tables.fmt(None)}  # w1: only hidden b1.c measured it
 
 
+def test_a_value_table_fills_only_the_cells_its_page_shows():
+    """tables.value_table: cells given for the last 16 of 20 variants and the first rows alone (a
+    throughput table: x100's 100 variants by 200 rows); the page shows exactly those, under their
+    variants, and its note counts every row and column."""
+    variants = [f"v{i}" for i in range(20)]
+    names = [[f"m{r}", "qps", str(r)] for r in range(tables.SHOWN_ROWS + 50)]
+    columns = [[tables.cell(f"{v}@{r}") for r in range(tables.SHOWN_ROWS)] for v in variants[4:]]
+    t = tables.value_table([("microbenchmark", False), ("unit", False), ("threads", True)], variants, names, columns)
+    assert len(t["rows"]) == tables.SHOWN_ROWS + 50 and all(len(r) == 23 for r in t["rows"])
+    got = tables.shown(t)
+    assert [c["label"] for c in got["columns"]] == ["microbenchmark", "unit", "threads", *variants[4:]]
+    assert [[c["text"] for c in row] for row in got["rows"]] == [
+        [f"m{r}", "qps", str(r), *(f"{v}@{r}" for v in variants[4:])] for r in range(tables.SHOWN_ROWS)]
+    assert tables.cut(t) == {"rows": tables.SHOWN_ROWS, "total": tables.SHOWN_ROWS + 50,
+                             "columns": {"shown": 16, "of": 20}}
+    with pytest.raises(ValueError):  # more rows of cells than rows
+        tables.value_table([("m", False)], variants, names[:3], columns)
+
+
 def test_a_heatmap_of_49_variants_shows_the_newest_16_and_links_its_csv(wide):
     html = (wide.public / "campaigns" / CAMPAIGN / "index.html").read_text()
     figures = re.findall(r'<figure class="chart" id="chart-(heatmap-[^"]+)".*?</figure>', html, re.S)

@@ -85,6 +85,28 @@ SHOWN_ROWS = 100
 SHOWN_COLUMNS = 16
 
 
+def unshown(values: int) -> int:
+    """How many of a table's `values` value columns (after its labels) a page leaves out: the
+    first ones (_kept_columns keeps the last SHOWN_COLUMNS)."""
+    return max(0, values - SHOWN_COLUMNS)
+
+
+def value_table(labels: list[tuple[str, bool]], variants: list[str], names: list[list[str]],
+                columns: list[list[dict]]) -> dict:
+    """A table of the `labels` columns, then a number column per variant; a row per `names` (its
+    label texts). `columns` are the cells of the variants a page shows (the last len(columns)), a
+    cell for each of the first rows (as many as a page shows, or more): every other cell is left
+    blank, never printed (shown_html), and the CSV has every value."""
+    blank = cell("")
+    unfilled = [blank] * (len(variants) - len(columns))
+    filled = list(zip(*columns, strict=True)) if columns else [()] * len(names)
+    if len(filled) > len(names):
+        raise ValueError(f"{len(filled)} rows of cells for {len(names)} table rows")
+    rows = [[*map(cell, row), *unfilled, *values] for row, values in zip(names[:len(filled)], filled, strict=True)]
+    rows += [[*map(cell, row), *[blank] * len(variants)] for row in names[len(filled):]]
+    return table(labels + [(v, True) for v in variants], rows, labels=len(labels))
+
+
 def table(columns: list[tuple[str, bool]], rows: list[list[dict]], labels: int | None = None) -> dict:
     """labels: how many leading columns name a row (kept when a wide table is cut); by default its
     leading non-numeric columns."""
@@ -211,20 +233,17 @@ def pivot_ratios(rows: Columns, variants: list[str], row_key: str = "microbenchm
     """Microbenchmarks down, variants across, rQPS in the cells (as the seeds print them). Only
     the columns a page shows (shown: the last SHOWN_COLUMNS variants) have their cells filled:
     the others are written nowhere, and the CSV has every value."""
-    hidden = variants[:max(0, len(variants) - SHOWN_COLUMNS)]
-    drawn = variants[len(hidden):]
-    # Filled column by column: its numbers formatted together (fmt_each). One cell for every hidden
-    # column, and one for every missing value: never shown as they are, never changed.
-    unfilled, missing = [cell("")] * len(hidden), cell(fmt(None))
+    drawn = variants[unshown(len(variants)):]
+    # Filled column by column: its numbers formatted together (fmt_each). One cell for every
+    # missing value: never shown as it is, never changed.
+    missing = cell(fmt(None))
     arrow = _pivots_in_arrow(rows, row_key)
     pivoted = _pivot_columns(rows, row_key, drawn, missing) if arrow else None
     if pivoted is None:
         cells = (_pivot_table if arrow else _pivot_lists)(rows, row_key, drawn)
         pivoted = list(cells), [_ratio_cells([found.get(v) for found in cells.values()], missing) for v in drawn]
     names, columns = pivoted
-    filled = zip(*columns, strict=True) if columns else [()] * len(names)
-    out = [[cell(group), cell(name), *unfilled, *row] for (group, name), row in zip(names, filled, strict=True)]
-    return table([("group", False), ("microbenchmark", False)] + [(v, True) for v in variants], out)
+    return value_table([("group", False), ("microbenchmark", False)], variants, [list(n) for n in names], columns)
 
 
 def _ratio_cells(found: list[tuple | None], missing: dict) -> list[dict]:
