@@ -26,6 +26,7 @@ import shutil
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 
@@ -42,6 +43,15 @@ from .units import Unit, Workers
 
 FORMAT = "papercuts-pages-reused 1"
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: code, SQL, templates
+
+
+class _Started(NamedTuple):
+    """Reuse.start's units: their cache entries, the kept ones' page counts, the ones being made
+    (unit, entry, scratch folder, key) and what waits for the workers' page counts."""
+    entries: list[Path]
+    pages: dict[Path, int]
+    made: list[tuple[Unit, Path, Path, str]]
+    wait: Callable[[], list[int]]
 
 
 class Reuse:
@@ -76,19 +86,12 @@ class Reuse:
                  "colours": {v: self.colours.get(v) for c in sorted(campaigns) for v in self.variants.get(c, [])}}
         return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
 
-    def run(self, units: list[Unit], out_root: Path, workers: Workers, progress=None, what: str = "",
-            meanwhile: Callable[[], int] = lambda: 0) -> int:
-        """Place every unit's files under out_root: a kept unit's from the last build, the others
-        made now (by `workers`, on every core, telling progress(what, done, total)) in a folder of
-        their own, then linked in; returns their page count. `meanwhile()`: this
-        process's own pages (their count added), made while the workers make theirs, after the kept
-        units' files are placed (x100, a rebuild: placing 0.38 s, and the regressions page 0.29 s,
-        were made after the workers' units, with the cores idle)."""
+    def start(self, units: list[Unit], workers: Workers, progress=None, what: str = "") -> _Started:
+        """Each unit's key, and the units not kept handed to `workers` at once, each made into a
+        folder of its own in the cache (telling progress(what, done, total)): nothing is written
+        into the content tree, so they are made while this process readies it (_tree: x100, a
+        rebuild's new campaign page began after 0.05-0.07 CPU s of pruning). `run` places them."""
         progress = partial(progress, what) if progress else None
-        if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
-            wait = workers.start([(u.make, out_root, u.args) for u in units], progress)
-            own = meanwhile()
-            return own + sum(wait())
         entries, pages, made = [], {}, []
         for u in units:
             key = self.key(u.name, list(u.reads) if u.reads is not None else [u.campaign] if u.campaign
@@ -106,9 +109,27 @@ class Reuse:
                 remove(tmp)
                 (tmp / "files").mkdir(parents=True)
                 made.append((u, entry, tmp, key))
-                if self.held.pop(entry.name, None) is not None:  # its last files, before any is written
-                    unplace(out_root, entry / "files")
-        wait = workers.start([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made], progress)
+        return _Started(entries, pages, made, workers.start([(u.make, tmp / "files", u.args) for u, _, tmp, _ in made],
+                                                           progress))
+
+    def run(self, units: list[Unit], out_root: Path, workers: Workers, progress=None, what: str = "",
+            meanwhile: Callable[[], int] = lambda: 0, started: _Started | None = None) -> int:
+        """Place every unit's files under out_root: a kept unit's from the last build, the others
+        made now (by `workers`, on every core, telling progress(what, done, total)) in a folder of
+        their own, then linked in; returns their page count. `started`: what start() gave for these
+        units, if it was called. `meanwhile()`: this
+        process's own pages (their count added), made while the workers make theirs, after the kept
+        units' files are placed (x100, a rebuild: placing 0.38 s, and the regressions page 0.29 s,
+        were made after the workers' units, with the cores idle)."""
+        if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
+            wait = workers.start([(u.make, out_root, u.args) for u in units],
+                                 partial(progress, what) if progress else None)
+            own = meanwhile()
+            return own + sum(wait())
+        entries, pages, made, wait = started or self.start(units, workers, progress, what)
+        for _, entry, _, _ in made:
+            if self.held.pop(entry.name, None) is not None:  # its last files, before any is placed
+                unplace(out_root, entry / "files")
         for entry in entries:  # the kept units', while the workers make the others
             if entry in pages and entry.name not in self.held:
                 _place(entry / "files", out_root)

@@ -47,26 +47,11 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     regressions = reuse_module.start_apart(
         Unit("ladder index", render_ladder_index, (tuple(src.stem for src in sources),)), paths, workers)
     reuse = Reuse(con, ds, paths)
-    out, reuse.held = _tree(paths, ds, reuse.common)
-    pages = 0
-
     home = paths.content / "_index.md"
     if not home.is_file():
         raise UserError(f"{paths.rel(home)} is missing: the home page's text")
-    meta, body = split(home.read_text(), paths.rel(home))
-    meta["campaigns_by_server"] = campaigns_by_server(con)
-    (out / "_index.md").write_text(page(meta, body))
-    pages += 1
 
-    investigations = []  # what the campaign and server pages link to, from the front matter alone
-    drawn = []  # the campaigns each one's charts draw: its page's key
-    for src in sources:
-        meta, _ = split(src.read_text(), paths.rel(src))
-        drawn.append(drawn_from(con, meta.get("charts") or [], reuse.by_server, sorted(reuse.digests)))
-        investigations.append({"slug": src.stem, "title": meta["title"],
-                               "servers": [str(s) for s in meta.get("servers") or []],
-                               "campaigns": sorted({str(d["campaign"]) for d in meta.get("charts") or []
-                                                    if d.get("campaign")})})
+    investigations, drawn = _investigations(con, sources, reuse, paths)
 
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages; and the explorer's files before this process's explorer page, which lists them.
@@ -81,9 +66,19 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
              + [Unit("calibration page", calibration_pages.render_calibration_page, (paths,),
                      reads=calibration_pages.drawn_from(con, sorted(reuse.digests)))]
              + explore_units(con, paths.blobs))
+    # Made while the content tree is readied (_tree, into which nothing is written before it is)
+    started = reuse.start(first, workers, progress, "campaign pages, explorer files") if reuse.enabled else None
+    out, reuse.held = _tree(paths, ds, reuse.common)
+    pages = 0
+
+    meta, body = split(home.read_text(), paths.rel(home))
+    meta["campaigns_by_server"] = campaigns_by_server(con)
+    (out / "_index.md").write_text(page(meta, body))
+    pages += 1
+
     then = ladder_units(con) + server_units(con, investigations, out)
     reuse.unplace_others(first + then, out)
-    pages += reuse.run(first, out, workers, progress, "campaign pages, explorer files")
+    pages += reuse.run(first, out, workers, progress, "campaign pages, explorer files", started=started)
     pages += regressions(out)
     # The pages of the whole site are made here while the workers make the server pages.
     pages += reuse.run(then, out, workers, progress, "ladder and server pages",
@@ -127,6 +122,20 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     if reused is not None:
         reused[:] = [reuse.reused, reuse.written]
     return pages
+
+
+def _investigations(con, sources: list[Path], reuse: Reuse, paths: Paths) -> tuple[list[dict], list[tuple[str, ...]]]:
+    """What the campaign and server pages link to of each investigation, from its front matter
+    alone, and the campaigns each one's charts draw (its page's key)."""
+    investigations, drawn = [], []
+    for src in sources:
+        meta, _ = split(src.read_text(), paths.rel(src))
+        drawn.append(drawn_from(con, meta.get("charts") or [], reuse.by_server, sorted(reuse.digests)))
+        investigations.append({"slug": src.stem, "title": meta["title"],
+                               "servers": [str(s) for s in meta.get("servers") or []],
+                               "campaigns": sorted({str(d["campaign"]) for d in meta.get("charts") or []
+                                                    if d.get("campaign")})})
+    return investigations, drawn
 
 
 def _tree(paths: Paths, ds, common: str) -> tuple[Path, dict[str, str]]:
