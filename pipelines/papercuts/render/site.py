@@ -56,8 +56,8 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages; and the explorer's files before this process's explorer page, which lists them.
     # Everything else reads no other unit's files and is made beside them, on the same cores: the
-    # investigations and the calibration page with the campaign pages, the ladders with the server
-    # pages (x100, one campaign added: its server's page waited for its ladders before).
+    # investigations and the calibration page with the campaign pages, the ladders after them
+    # (x100, one campaign added: its server's page waited for its ladders when they came first).
     # The campaign pages first: the server pages wait for them (x100, one campaign added: its page
     # began after an investigation's, on the way to its server's page).
     first = (campaign_units(con, paths, investigations)
@@ -76,13 +76,19 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     (out / "_index.md").write_text(page(meta, body))
     pages += 1
 
-    then = ladder_units(con) + server_units(con, investigations, out)
-    reuse.unplace_others(first + then, out)
+    # The ladder pages read no other unit's files: handed out now, they are made as the campaign
+    # pages end, while this process places those and hands out the server pages (x100, a full
+    # build: both workers had waited 0.1-0.2 s for it there).
+    ladders = ladder_units(con)
+    ladders_started = reuse.start(ladders, workers, progress, "ladder pages") if reuse.enabled else None
+    servers = server_units(con, investigations, out)
+    reuse.unplace_others(first + ladders + servers, out)
     pages += reuse.run(first, out, workers, progress, "campaign pages, explorer files", started=started)
     pages += regressions(out)
     # The pages of the whole site are made here while the workers make the server pages.
-    pages += reuse.run(then, out, workers, progress, "ladder and server pages",
+    pages += reuse.run(servers, out, workers, progress, "server pages",
                        meanwhile=lambda: render_campaign_index(out) + render_explore(con, out))
+    pages += reuse.run(ladders, out, workers, progress, "ladder pages", started=ladders_started)
     reuse.forget_others()
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),
