@@ -12,6 +12,7 @@ from papercuts import build as build_module
 from papercuts.build import build
 from papercuts.ingest import blobs
 from papercuts.paths import Paths
+from papercuts.problems import UserError
 
 
 def _file(data: bytes) -> dict:
@@ -73,6 +74,42 @@ def test_the_store_holds_the_files_of_the_database_in_place_and_no_others(data_c
         with pytest.raises(RuntimeError, match="hugo was killed"):
             build(paths)
     assert {p.name for p in paths.blobs.iterdir()} == stored  # the removed campaign's files too
+
+
+def test_a_build_whose_checks_fail_while_its_files_are_stored_leaves_only_whole_files(data_copy, tmp_path,
+                                                                                    monkeypatch):
+    """The build stores the files' bytes and loads the database on threads while validate's checks
+    run (build._Database): when the checks then fail, the threads are joined before the error is
+    raised, the new database is removed, the one in place is untouched, and the store holds only
+    whole files under their SHA-256, which the next build that completes keeps only if its
+    database names them."""
+    import threading
+    import time
+
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    database = paths.db.read_bytes()
+    results = data_copy / "campaigns" / "2014-04-16-itc-vs-threads" / "results.csv"
+    good = results.read_text()
+    results.write_text(good.replace("percona-2014,", "no-such-server,", 1))  # only the checks see it
+    put = blobs.put
+
+    def slow_put(*args):
+        time.sleep(1)  # still writing when the checks fail
+        put(*args)
+
+    monkeypatch.setattr(blobs, "put", slow_put)
+    with pytest.raises(UserError, match="error"):
+        build(paths)
+    assert not [t for t in threading.enumerate() if t.name.startswith("database")]
+    assert paths.db.read_bytes() == database
+    assert sorted(p.name for p in paths.db.parent.glob(paths.db.name + "*")) == [paths.db.name]
+    stored = {p.name: p.read_bytes() for p in paths.blobs.iterdir()}
+    assert hashlib.sha256(results.read_bytes()).hexdigest() in stored  # stored while the checks ran
+    assert all(hashlib.sha256(data).hexdigest() == name for name, data in stored.items())
+    results.write_text(good)
+    build(paths)
+    assert {p.name for p in paths.blobs.iterdir()} == _data_files(data_copy)
 
 
 def test_ingest_writes_the_files_beside_the_rows_and_raises_a_failed_write_with_no_thread_left(tmp_path):

@@ -158,6 +158,35 @@ def test_columns_and_rows_load_the_same_database(tmp_path, monkeypatch):
     assert any(r[0] == "2026-01-01-synthetic-a" and r[1] == "beelink" for r in results)  # c8r16 is beelink's alias
 
 
+def _as_read(ds) -> tuple:
+    """A copy of every row and meta of the dataset, as dicts."""
+    return {name: [dict(r) for r in rows] for name, rows in ds.rows.items()}, [dict(m) for m in ds.campaigns]
+
+
+def test_loading_the_rows_leaves_the_dataset_as_the_checks_read_it(tmp_path, monkeypatch):
+    """The build inserts the rows (ingest/tables.py load) on a thread while validate's checks still
+    read the dataset (build._Database): a server named by its alias is stored as its id, and each
+    build with its version key, with no row, block or meta of the dataset changed. validate hands
+    the dataset to the build (`read`) once the aliases are known."""
+    from papercuts.ingest import tables as ingest_tables
+
+    planted = _planted(tmp_path, duplicate=False, errors=False)
+    handed = []
+    ds, _ = validate(planted, read=lambda ds: handed.append(dict(ds.alias_of)))
+    assert handed == [ds.alias_of] and ds.alias_of["c8r16"] == "beelink"
+    for blocks in (True, False):
+        ds, problems = _checked(planted, monkeypatch, blocks)
+        assert not problems.errors and ds.alias_of["c8r16"] == "beelink"
+        before = _as_read(ds)
+        assert ("2026-01-01-synthetic-a", "c8r16") in {(r["campaign"], r["server"]) for r in before[0]["results"]}
+        con = duckdb.connect()
+        ingest_tables.load(ds, con)
+        assert _as_read(ds) == before
+        stored = set(con.execute("SELECT campaign, server FROM results").fetchall())
+        assert ("2026-01-01-synthetic-a", "beelink") in stored and not {s for _, s in stored} & set(ds.alias_of)
+        assert con.execute("SELECT count(*) FROM builds WHERE version_key IS NULL").fetchone() == (0,)
+
+
 def test_an_unknown_id_reported_at_a_plain_results_file_is_not_reported_again_at_its_profiles():
     from papercuts.validate.checks import check_raw
 

@@ -19,7 +19,7 @@ from ..validate.raw import RAW_TABLES
 from ..validate.rowblock import Block, Rows, parts
 from . import blobs, previous
 from .calibrations import CALIBRATION_SCHEMAS, ingest_calibrations
-from .canonical import canonicalize
+from .canonical import canonical, canonicalize
 
 # The contract's tables of campaign rows, which a build may keep in a copy of the last database
 # (previous.start; their references are checked once loaded: sql/checks/campaign_rows_references.sql).
@@ -163,12 +163,12 @@ def _by_campaign(con: duckdb.DuckDBPyConnection, table: str, columns: list[str],
     insert(con, table, columns, changed)
 
 
-def _ingest_raw(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Last) -> None:
+def _ingest_raw(rows: dict[str, list], con: duckdb.DuckDBPyConnection, last: previous.Last) -> None:
     """Rows parsed from raw outputs (load_raw.py) hold every column of their table under its name
     (file columns are already published paths), so the schema files say what is inserted."""
     for name in RAW_TABLES:
         columns = [c[0] for c in con.execute(f"SELECT * FROM {name} LIMIT 0").description]
-        _by_campaign(con, name, columns, ds.rows.get(name, []), _insert,
+        _by_campaign(con, name, columns, rows.get(name, []), _insert,
                      last if "campaign" in columns else previous.NOTHING)
 
 
@@ -189,23 +189,39 @@ def ingest(ds: Dataset, con: duckdb.DuckDBPyConnection, store: Path | None,
     (previous.common_digest) and every campaign's folder digest, the database records what it is
     made of; the rows of campaigns unchanged since the last build (`last`: previous.start) are
     taken from its database (derive takes their rows of the per-campaign models and their ladders
-    too; previous.detach after it)."""
-    canonicalize(ds)
+    too; previous.detach after it). The build runs the same steps apart: blobs.put and load while
+    validate's checks run, finish after them (build._Database)."""
     # The files' bytes are written on a thread while the rows are inserted: both wait on something
     # other than Python (the disk, DuckDB); at x100 they took 0.7-0.8 s and 0.9-1.3 s one after the
     # other, 1.16-1.42 s together. Joined before ingest returns or raises: render forks only with no
     # thread. A failed write is raised once the rows are in.
     with ThreadPoolExecutor(1, thread_name_prefix="blobs") as writer:
         written = writer.submit(blobs.put, store, blobs.files(ds.rows)) if store is not None else None
-        _ingest_rows(ds, con, last)
+        load(ds, con, last)
         if written is not None:
             written.result()  # its error, if any
+    finish(ds, con, common)
+
+
+def load(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHING) -> None:
+    """Every table but flagged_results (validate's checks fill ds.flagged), its rows as stored
+    (canonical) with ds left as it is: this may run while the checks read ds."""
+    metas, rows = canonical(ds)
+    _ingest_rows(metas, rows, con, last)
+
+
+def finish(ds: Dataset, con: duckdb.DuckDBPyConnection, common: str = "") -> None:
+    """Once the checks are done and load is: their flagged results, the metas' servers as stored,
+    the loaded tables checked and, with `common`, what the database is made of."""
+    canonicalize(ds)
+    _insert(con, "flagged_results", list(FLAGGED), [dict(zip(FLAGGED, f, strict=True)) for f in ds.flagged])
     check_loaded(con)
     if common and len(ds.digests) == len(ds.campaigns):
         previous.record(con, common, ds.digests)
 
 
-def _ingest_rows(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Last) -> None:
+def _ingest_rows(metas: list[dict], rows: dict[str, list], con: duckdb.DuckDBPyConnection,
+                 last: previous.Last) -> None:
     for path in sql_files("schema"):
         if table_name(path) not in last.placed:
             con.execute(path.read_text())
@@ -215,12 +231,11 @@ def _ingest_rows(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Las
             continue  # filled by ingest_calibrations below
         if name in RAW_TABLES:
             continue  # filled by _ingest_raw below
+        if name == "flagged_results":
+            continue  # filled by finish
         if name == "campaigns":
-            rows = [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_published"]} for m in ds.campaigns]
-            _insert(con, "campaigns", list(CAMPAIGN_COLUMNS), rows)
-            continue
-        if name == "flagged_results":  # validate's, of every campaign (kept ones' from its memo)
-            _insert(con, name, list(FLAGGED), [dict(zip(FLAGGED, f, strict=True)) for f in ds.flagged])
+            _insert(con, "campaigns", list(CAMPAIGN_COLUMNS),
+                    [{**{k: m.get(k) for k in CAMPAIGN_COLUMNS}, "file": m["_published"]} for m in metas])
             continue
         table = next(t for t in ALL_TABLES if t.name == name)
         columns = [c.name for c in table.columns]
@@ -231,8 +246,8 @@ def _ingest_rows(ds: Dataset, con: duckdb.DuckDBPyConnection, last: previous.Las
         if table.per_campaign:
             columns = ["campaign", *columns, "file", "line"]
         if table.per_campaign:
-            _by_campaign(con, name, columns, ds.rows[name], _insert_placed, last)
+            _by_campaign(con, name, columns, rows[name], _insert_placed, last)
         else:
-            _insert_placed(con, name, columns, ds.rows[name])
-    ingest_calibrations(ds, con, _insert)
-    _ingest_raw(ds, con, last)
+            _insert_placed(con, name, columns, rows[name])
+    ingest_calibrations(rows, con, _insert)
+    _ingest_raw(rows, con, last)

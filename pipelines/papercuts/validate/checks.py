@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from itertools import groupby, repeat
 
 import numpy as np
@@ -348,10 +349,15 @@ def check_comparison_only(ds: Dataset, problems: Problems) -> None:
                                f"name one of its builds, or build.config: {', '.join(sorted(names)[:6])}")
 
 
-def check_dataset(ds: Dataset, problems: Problems, complete: bool = True) -> None:
+def check_dataset(ds: Dataset, problems: Problems, complete: bool = True,
+                  ready: Callable[[Dataset], None] | None = None) -> None:
     """Cross-file checks. When some rows failed to load, the checks that would report their
-    absence (bases) are skipped so that one defect gives one problem."""
+    absence (bases) are skipped so that one defect gives one problem. `ready`, if given, is
+    called with the dataset once its ids and server aliases are known (ds.alias_of) with no
+    error found, before the checks across files."""
     known = check_catalog_keys(ds, problems)
+    if ready is not None and not problems.errors:
+        ready(ds)
     check_series_names(ds, problems)
     check_references(ds, known, problems)
     check_raw(ds, known, problems)

@@ -19,6 +19,7 @@ rows' lists back into Arrow arrays was about 0.7 s of ingest's 2.2 s).
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -117,6 +118,13 @@ class Block:
         """Replace a column's values (ingest/canonical.py: a server alias by its id)."""
         self.columns[name] = column
         self._lists.pop(name, None)
+
+    def with_column(self, name: str, column: pa.Array | list) -> Block:
+        """A copy with a column's values replaced (ingest/canonical.py: a server alias by its id),
+        this block unchanged: validate's checks may be reading it meanwhile (build._Database)."""
+        block = copy.copy(self)  # __getstate__: no lists of the columns shared
+        block.columns = {**self.columns, name: column}
+        return block
 
     def arrow(self, name: str) -> pa.Array:
         """A column as Arrow (ingest): as held, or from its list (pa.array may refuse it)."""
