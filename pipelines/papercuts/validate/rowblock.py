@@ -115,7 +115,7 @@ class Block:
         return codes_of(found)
 
     def replace(self, name: str, column: list) -> None:
-        """Replace a column's values (ingest/canonical.py: a server alias by its id)."""
+        """Replace a column's values in place (with_column leaves the block as it is)."""
         self.columns[name] = column
         self._lists.pop(name, None)
 
