@@ -210,10 +210,11 @@ class _Database:
     pruning the last database) then tables.load (every row but validate's flagged results) on
     one, blobs.put (the contributed files' bytes) on another. Both wait on DuckDB and the disk
     more than on Python, and run while validate's checks do (x100: the checks took 0.4 s on one
-    core, ingest 0.65-0.85 s after them; one campaign added: start took 0.15-0.18 s). load
-    leaves the dataset as the checks read it (ingest/canonical.py). `started` joins the threads
-    before ingest's finish; `discard` before validate's error is raised: no thread is left when
-    render forks, nor a database no build will use. The files a discarded build stored are
+    core, then ingest 0.65-0.85 s; so, validate and ingest 2.06 s -> 1.92 s, the median of 8
+    runs on an idle machine, as many CPU seconds; a build whose checks fail waits for the load,
+    0.8 s more). load leaves the dataset as the checks read it (ingest/canonical.py). `started`
+    joins the threads before ingest's finish; `discard` before validate's error is raised: no
+    thread is left when render forks, nor a database no build will use. The files a discarded build stored are
     whole (blobs.put), named by their bytes' SHA-256, and removed by the next build that
     completes (blobs.keep), as those of a build that fails after ingest are."""
 
