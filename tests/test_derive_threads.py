@@ -4,6 +4,7 @@ be the same, row for row and in order, as on one thread."""
 from __future__ import annotations
 
 import duckdb
+import pytest
 
 import ladder_inputs
 from papercuts.derive.ladders import TABLES, build_ladders
@@ -46,7 +47,8 @@ def test_ladders_read_on_two_threads_are_those_read_on_one():
         assert two[table] == one[table], table
 
 
-def test_a_search_made_beside_other_queries_gives_the_same_ladders_and_leaves_no_thread():
+@pytest.mark.parametrize("cores", [2, None])  # None: the values read on the search's thread (derive)
+def test_a_search_made_beside_other_queries_gives_the_same_ladders_and_leaves_no_thread(cores):
     """derive starts the ladders' search (ladders.Search) once ladder_values is made and makes its
     other models meanwhile: the same rows as a search made alone, and its thread has ended when
     build_ladders returns (the render stage forks its workers only when no other thread runs)."""
@@ -59,7 +61,7 @@ def test_a_search_made_beside_other_queries_gives_the_same_ladders_and_leaves_no
     con.execute(VALUES)
     con.execute("SET threads = 1")
     before = threading.active_count()
-    search = Search(con, 2)
+    search = Search(con, cores)
     con.execute("CREATE TABLE beside AS SELECT campaign, max(value) FROM ladder_values GROUP BY ALL")  # a model
     assert build_ladders(con, 2, search=search) == 48
     assert threading.active_count() == before and not search.is_alive()
@@ -138,8 +140,6 @@ def test_a_model_failing_beside_the_search_leaves_no_thread(tmp_path, monkeypatc
     """derive joins the ladders' search before it raises a later model's error: a process that
     goes on (tests, papercuts serve) forks its workers only when no other thread runs."""
     import threading
-
-    import pytest
 
     from papercuts.derive import models
 

@@ -222,19 +222,24 @@ class Inputs:
 
 class Search(threading.Thread):
     """The search of the ladders of every campaign not kept, and the storing of its rows, on a
-    thread of its own, from their values read when it starts: derive makes its other models
-    meanwhile (a DuckDB query gives up the GIL while it runs; the search is Python and numpy, on the
-    values alone, so its rows are the same whatever runs beside it): x100, derive 0.6-1.3 s shorter
-    (derive/models.py SEARCH_AFTER). It stores them through a connection of its own (a cursor),
-    while the models are still made where they take longer than the search."""
+    thread of its own: derive makes its other models meanwhile (a DuckDB query gives up the GIL
+    while it runs; the search is Python and numpy, on the values alone, so its rows are the same
+    whatever runs beside it): x100, derive 0.6-1.3 s shorter (derive/models.py SEARCH_AFTER). It
+    reads the values and stores its rows through a connection of its own (a cursor), while the
+    models are still made where they take longer than the search."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, cores: int | None,
                  last: previous.Last = previous.NOTHING) -> None:
+        """`cores`: the values read now, on that many threads; None: read on the search's thread,
+        on as many as the models made meanwhile run on (set for them: the setting is the database's,
+        not a connection's), so that derive goes on to them at once (x100: the read took 0.14 s
+        of derive's 1.7 s on two cores before them, and 0.23 CPU s beside them). VALUES and TIES
+        order the values to the last tie: the same on any number of threads."""
         super().__init__(name="ladder search", daemon=True)  # daemon: a failed build does not wait for it
-        # Read on every core (`cores`; derive runs most of its models on one), in the order
-        # ladder_values is stored in (its rowid), the same on any number of threads.
-        with on_threads(con, cores):
-            self.values = Inputs.read(con, last.kept)
+        self.values: Inputs | None = None
+        if cores is not None:
+            with on_threads(con, cores):
+                self.values = Inputs.read(con, last.kept)
         self.last = last
         self.con = con.cursor()
         self.error: BaseException | None = None
@@ -242,6 +247,8 @@ class Search(threading.Thread):
 
     def run(self) -> None:
         try:
+            if self.values is None:
+                self.values = Inputs.read(self.con, self.last.kept)
             rows = _search(self.values)
             self.values = None  # not held while the rows are stored
             _store(self.con, self.last, rows)

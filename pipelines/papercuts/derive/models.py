@@ -21,7 +21,8 @@ ALL_CORES = ("measured_qps", "ladder_variants", "rqps", "file_rows", "server_var
 # after it: the ladders' values (03_*, 04_*), so that rqps, the largest, is made beside the search.
 # Searched after rqps, the search and its inserts were the longest path once the models after rqps
 # took less than it (x100: 0.75 s and 0.2 s of a thread against 0.45 s of models); beside rqps
-# the x100 build's peak is 0.70 GB, not 0.61 GB (the values held while rqps is made). Those made
+# the x100 build's peak is 0.70 GB, not 0.61 GB (the values held while rqps is made), and 0.73-0.75
+# GB, not 0.63-0.69, with the values read on the search's thread, beside the models too. Those made
 # on one thread that do not read rqps come first (05_* to 13_*), beside the search's one thread,
 # and rqps (14_*, on every core) after them: once the search ends, what is left has both cores.
 SEARCH_AFTER = "ladder_values"
@@ -61,7 +62,7 @@ def derive(con: duckdb.DuckDBPyConnection, last: previous.Last = previous.NOTHIN
                         con.execute(path.read_text())
                 done.append(path.stem)
                 if name == SEARCH_AFTER:  # the ladders are searched while the later models are made
-                    search = ladders.Search(con, cores, last)
+                    search = ladders.Search(con, None, last)  # its values read beside the models too
             if kept:
                 con.execute(f"DROP SCHEMA {FRESH} CASCADE")
         except BaseException:
