@@ -273,3 +273,14 @@ def test_ctrl_c_ends_a_command_as_an_interrupt_whatever_took_it(monkeypatch, cap
         assert cli.main([]) == 0 and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, outside)
+
+
+def test_a_stages_system_seconds_are_the_kernels_part_of_its_cpu_seconds():
+    """Timings.system: the kernel's share of a stage's CPU seconds (the bench prints it: file
+    writes cost several times more on a disk that has just removed a large tree)."""
+    from papercuts.build import Timings
+
+    t = Timings()
+    with t.stage("validate"):
+        sum(i * i for i in range(300_000))  # Python's own work: user time, no system call
+    assert 0 <= t.system["validate"] < t.cpu["validate"] / 2  # user time: most of it

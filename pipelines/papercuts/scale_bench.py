@@ -94,8 +94,8 @@ from papercuts.paths import PROJECT, Paths
 t = Timings()
 start = time.perf_counter()
 build(Paths.make(data=sys.argv[1], build=sys.argv[2], out=sys.argv[3], content=PROJECT / "content"), t)
-print(json.dumps({"stages": dict(t), "cpu": t.cpu, "wall": time.perf_counter() - start, "pages": t.pages,
-                  "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"stages": dict(t), "cpu": t.cpu, "system": t.system, "wall": time.perf_counter() - start,
+                  "pages": t.pages, "python_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 
@@ -233,16 +233,20 @@ def scale_bench(scale: int) -> None:
         oldest = _build(data, root)
         floor_hugo = hugo_floor(full["pages"], root)
         heaviest = page_bench(root / "public")
-    print(f"{'stage':<10}{'full s':>9}{'CPU s':>8}{'rows/s':>12}{'no change s':>13}{'1 file added s':>16}")
+    print(f"{'stage':<10}{'full s':>9}{'CPU s':>8}{'sys s':>8}{'rows/s':>12}{'no change s':>13}{'1 file added s':>16}")
     for s in STAGES:
         if s in full["stages"]:
             a = full["stages"][s]
-            print(f"{s:<10}{a:>9.2f}{full['cpu'][s]:>8.2f}{rows / a if a else 0:>12,.0f}"
+            print(f"{s:<10}{a:>9.2f}{full['cpu'][s]:>8.2f}{full['system'][s]:>8.2f}{rows / a if a else 0:>12,.0f}"
                   f"{again['stages'].get(s, 0):>13.2f}{added['stages'].get(s, 0):>16.2f}")
-    cpu = sum(full["cpu"].values())
-    print(f"{'wall':<10}{full['wall']:>9.2f}{cpu:>8.2f}{rows / full['wall']:>12,.0f}{again['wall']:>13.2f}"
-          f"{added['wall']:>16.2f}")
+    cpu, system = sum(full["cpu"].values()), sum(full["system"].values())
+    print(f"{'wall':<10}{full['wall']:>9.2f}{cpu:>8.2f}{system:>8.2f}{rows / full['wall']:>12,.0f}"
+          f"{again['wall']:>13.2f}{added['wall']:>16.2f}")
     print(cores_used(cpu, sum(full["stages"].values()), os.cpu_count() or 1))
+    # The kernel's share is the disk's: on one that has just removed a large tree (an old build, a
+    # bench's folder), file writes cost several times more, and the same build reads seconds slower.
+    print(f"of those, {system:.1f} CPU seconds were the kernel's (sys s: file writes, mostly; several times "
+          "more on a disk that has just removed a large tree, such as an old build)")
     # A fork's ru_maxrss counts the pages it shares with its parent, so the whole build's figure is
     # the peak of the PSS of its process tree (the build, its forked workers, Hugo), sampled.
     print(f"pages {full['pages']}, output {full['bytes'] / 1e6:.1f} MB, peak memory: the whole build "
