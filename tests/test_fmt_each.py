@@ -21,6 +21,12 @@ def test_floats_are_written_as_fmt_writes_each(decimals):
     assert fmt_each(FLOATS, decimals) == [fmt(v, decimals) for v in FLOATS]
 
 
+def test_floats_with_missing_values_are_written_as_fmt_writes_each():
+    """A throughput table's column: floats and Nones (blank cells), ties found among the floats."""
+    values = [v for f in FLOATS[:500] for v in (f, None)] + [None, 0.625]
+    assert fmt_each(values) == [fmt(v) for v in values]
+
+
 def test_other_values_are_fmts():
     values = [None, 1, 0.625, "x", True, 2.5]
     assert fmt_each(values) == [fmt(v) for v in values] == ["", "1", "0.63", "x", "True", "2.50"]

@@ -220,9 +220,9 @@ class _Database:
     runs on an idle machine, as many CPU seconds; a build whose checks fail waits for the load,
     0.8 s more). load leaves the dataset as the checks read it (ingest/canonical.py). `started`
     joins the threads before ingest's finish; `discard` before validate's error is raised: no
-    thread is left when render forks, nor a database no build will use. The files a discarded build stored are
-    whole (blobs.put), named by their bytes' SHA-256, and removed by the next build that
-    completes (blobs.keep), as those of a build that fails after ingest are."""
+    thread is left when render forks, nor a database no build will use. The files a discarded
+    build stored are whole (blobs.put), named by their bytes' SHA-256, and removed by the next
+    build that completes (blobs.keep), as those of a build that fails after ingest are."""
 
     def __init__(self, paths: Paths) -> None:
         self.paths = paths
@@ -321,13 +321,12 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
                     f"{len(ds.rows['results'])} results, "
                     f"{len(ds.rows['relative'])} published ratios, {len(problems.items) - len(problems.errors)} "
                     "warning(s)")
-    db_tmp, wal = database.db, database.wal
     try:
         stored = _load(ds, paths, database, timings)
         release_arrow_memory()
         with timings.stage("render", "pages, specs, tables and CSVs"):
             units: list[int] = []
-            timings.pages = render_site(db_tmp, ds, paths, units, timings.progress, trash)
+            timings.pages = render_site(database.db, ds, paths, units, timings.progress, trash)
             if timings.say and units:
                 timings.say(f"    {units[0]} page unit(s) unchanged since the last build, {units[1]} written")
             timings.pages += render_pins(paths, paths.generated)
@@ -347,9 +346,10 @@ def _build(paths: Paths, timings: Timings, trash: Trash) -> Problems:
         if timings.say and kept:
             timings.say(f"    {kept} page(s) of unchanged units taken from the last site, not rendered again")
     except BaseException:
-        for leftover in (db_tmp, wal, paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):
+        database.remove()
+        for leftover in (paths.staging, paths.generated.with_name(paths.generated.name + ".tmp")):
             remove(leftover)
         raise
-    replace_path(db_tmp, paths.db)
+    replace_path(database.db, paths.db)
     blobs.keep(paths.blobs, stored)  # the files the database in place names
     return problems

@@ -117,18 +117,12 @@ def throughput_lines(con, d, where):
     names = [(m, t) for m in microbenchmarks for t in threads if (m, t) in present]
     # The cells a page shows alone (x100: a campaign's 100 variants by 200 rows for its 16 by 100)
     shown = names[:tables.SHOWN_ROWS]
-    columns = [[tables.cell(text) for text in _texts([grid.get((m, t, v)) for m, t in shown])]
+    columns = [[tables.cell(text) for text in tables.fmt_each([grid.get((m, t, v)) for m, t in shown])]
                for v in variants[tables.unshown(len(variants)):]]
     table = tables.value_table([("microbenchmark", False), ("unit", False), ("threads", True)], variants,
                                [[m, unit[m], str(t)] for m, t in names], columns)
     return Drawn(rows, specs.throughput_lines(d["title"], rows, variants, microbenchmarks), table,
                  ["variant", "microbenchmark", "threads", "qps", "unit"])
-
-
-def _texts(values: list) -> list[str]:
-    """tables.fmt of each value (none: blank), the numbers formatted together (fmt_each)."""
-    texts = iter(tables.fmt_each([v for v in values if v is not None]))
-    return ["" if v is None else next(texts) for v in values]
 
 
 @lru_cache(maxsize=4)  # per build's connection: a few hundred ids

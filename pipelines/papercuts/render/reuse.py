@@ -86,11 +86,14 @@ class Reuse:
                  "colours": {v: self.colours.get(v) for c in sorted(campaigns) for v in self.variants.get(c, [])}}
         return hashlib.sha256((self.common + json.dumps(parts, sort_keys=True)).encode()).hexdigest()
 
-    def start(self, units: list[Unit], workers: Workers, progress=None, what: str = "") -> _Started:
+    def start(self, units: list[Unit], workers: Workers, progress=None, what: str = "") -> _Started | None:
         """Each unit's key, and the units not kept handed to `workers` at once, each made into a
         folder of its own in the cache (telling progress(what, done, total)): nothing is written
         into the content tree, so they are made while this process readies it (_tree: x100, a
-        rebuild's new campaign page began after 0.05-0.07 CPU s of pruning). `run` places them."""
+        rebuild's new campaign page began after 0.05-0.07 CPU s of pruning). `run` places them.
+        None when nothing is kept: each unit writes into the content tree, once `run` is given it."""
+        if not self.enabled:
+            return None
         progress = partial(progress, what) if progress else None
         entries, pages, made = [], {}, []
         for u in units:
@@ -117,10 +120,10 @@ class Reuse:
         """Place every unit's files under out_root: a kept unit's from the last build, the others
         made now (by `workers`, on every core, telling progress(what, done, total)) in a folder of
         their own, then linked in; returns their page count. `started`: what start() gave for these
-        units, if it was called. `meanwhile()`: this
-        process's own pages (their count added), made while the workers make theirs, after the kept
-        units' files are placed (x100, a rebuild: placing 0.38 s, and the regressions page 0.29 s,
-        were made after the workers' units, with the cores idle)."""
+        units, if it was called. `meanwhile()`: this process's own pages (their count added), made
+        while the workers make theirs, after the kept units' files are placed (x100, a rebuild:
+        placing 0.38 s, and the regressions page 0.29 s, were made after the workers' units, with
+        the cores idle)."""
         if not self.enabled:  # nothing to keep: each unit writes into the content tree itself
             wait = workers.start([(u.make, out_root, u.args) for u in units],
                                  partial(progress, what) if progress else None)

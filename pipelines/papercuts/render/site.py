@@ -56,10 +56,9 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     # Campaign pages before server pages: a server page shows its campaigns' comparison charts from
     # their pages; and the explorer's files before this process's explorer page, which lists them.
     # Everything else reads no other unit's files and is made beside them, on the same cores: the
-    # investigations and the calibration page with the campaign pages, the ladders after them
-    # (x100, one campaign added: its server's page waited for its ladders when they came first).
-    # The campaign pages first: the server pages wait for them (x100, one campaign added: its page
-    # began after an investigation's, on the way to its server's page).
+    # investigations and the calibration page after the campaign pages (x100, one campaign added:
+    # its page began after an investigation's, on the way to its server's page), the ladders after
+    # those (its server's page waited for its ladders when they came first).
     first = (campaign_units(con, paths, investigations)
              + [Unit(f"investigation {src.stem}", render_investigation, (src, paths), reads=reads)
                 for src, reads in zip(sources, drawn, strict=True)]
@@ -67,7 +66,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
                      reads=calibration_pages.drawn_from(con, sorted(reuse.digests)))]
              + explore_units(con, paths.blobs))
     # Made while the content tree is readied (_tree, into which nothing is written before it is)
-    started = reuse.start(first, workers, progress, "campaign pages, explorer files") if reuse.enabled else None
+    started = reuse.start(first, workers, progress, "campaign pages, explorer files")
     out, reuse.held = _tree(paths, ds, reuse.common)
     pages = 0
 
@@ -80,7 +79,7 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     # pages end, while this process places those and hands out the server pages (x100, a full
     # build: both workers had waited 0.1-0.2 s for it there).
     ladders = ladder_units(con)
-    ladders_started = reuse.start(ladders, workers, progress, "ladder pages") if reuse.enabled else None
+    ladders_started = reuse.start(ladders, workers, progress, "ladder pages")
     servers = server_units(con, investigations, out)
     reuse.unplace_others(first + ladders + servers, out)
     pages += reuse.run(first, out, workers, progress, "campaign pages, explorer files", started=started)

@@ -253,16 +253,17 @@ def _ratio_cells(found: list[tuple | None], missing: dict) -> list[dict]:
 
 
 def fmt_each(values: list, decimals: int = 2) -> list[str]:
-    """fmt of each value. Of floats (x100: a heatmap table's 640 a chart), the few that `fixed`
-    rounds itself, exact ties, are found in numpy (|value| * 2**(decimals + 1) an odd whole number:
-    exact, a product by a power of 2) and given to it; every other is written by format, as `fixed`
-    writes it."""
-    if not 0 <= decimals < 1000 or not all(type(v) is float for v in values):
+    """fmt of each value. Of floats and Nones (blank: a missing cell; x100: a heatmap table's 640 a
+    chart), the few floats that `fixed` rounds itself, exact ties, are found in numpy (|value| *
+    2**(decimals + 1) an odd whole number: exact, a product by a power of 2) and given to it; every
+    other is written by format, as `fixed` writes it."""
+    floats = [v for v in values if v is not None]
+    if not 0 <= decimals < 1000 or not all(type(v) is float for v in floats):
         return [fmt(v, decimals) for v in values]
     with np.errstate(over="ignore", invalid="ignore"):  # inf and NaN: never a tie, as format writes them
-        tie = (np.abs(np.array(values, dtype=np.float64)) * 2.0 ** (decimals + 1) % 2.0 == 1.0).tolist()
+        tie = iter((np.abs(np.array(floats, dtype=np.float64)) * 2.0 ** (decimals + 1) % 2.0 == 1.0).tolist())
     spec = f".{decimals}f"
-    return [fixed(v, decimals) if t else format(v, spec) for v, t in zip(values, tie, strict=True)]
+    return [fmt(None) if v is None else fixed(v, decimals) if next(tie) else format(v, spec) for v in values]
 
 
 def _pivot_lists(rows: Columns, row_key: str, drawn: list[str]) -> dict[tuple, dict]:
