@@ -95,6 +95,69 @@ def test_a_changed_campaign_is_read_again_and_the_others_come_from_the_last_buil
     assert tree(paths.public) == tree(clean_paths.public)
 
 
+def test_a_cache_entry_unreadable_past_its_key_is_read_again(data_copy, tmp_path):
+    """validate/campaign_cache.py: an entry's key is read first, to know which folders are read
+    again before any entry is loaded; an entry whose key is right but whose rows are not readable
+    (a torn or foreign file) has its folder read again, and the dataset is a clean read's."""
+    import pickle
+
+    from papercuts.problems import Problems
+    from papercuts.validate.load import load_dataset
+
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    cache = paths.build / "campaigns-read"
+    entry = cache / "2014-04-16-itc-vs-threads.pickle"
+    with open(entry, "rb") as f:
+        key = pickle.load(f)
+    with open(entry, "wb") as f:
+        pickle.dump(key, f)
+        f.write(b"torn")
+    problems, clean_problems = Problems(), Problems()
+    ds = load_dataset(paths, problems, cache)
+    clean = load_dataset(paths, clean_problems)
+    assert ds.reused == len(list((data_copy / "campaigns").iterdir())) - 1
+    assert (ds.rows, ds.campaigns, problems.items) == (clean.rows, clean.campaigns, clean_problems.items)
+
+
+def test_a_build_whose_campaigns_fail_to_read_removes_its_copy_of_the_last_database(data_copy, tmp_path,
+                                                                                   monkeypatch):
+    """build._Database.prepare copies the last database while the campaigns are read, before any
+    is checked: when one then fails to read, the copy is closed and removed, no thread is left,
+    and the database in place is untouched."""
+    import threading
+
+    from papercuts.problems import UserError
+
+    paths = Paths.make(data=data_copy, build=tmp_path / "build", out=tmp_path / "public")
+    build(paths)
+    database = paths.db.read_bytes()
+    copies: list[bool] = []
+    prepare = previous.prepare
+
+    def spy(*args):
+        seed = prepare(*args)
+        copies.append(seed.con is not None and Path(args[0]).is_file())
+        return seed
+
+    monkeypatch.setattr(previous, "prepare", spy)
+    results = data_copy / "campaigns" / "2014-04-16-itc-vs-threads" / "results.csv"
+    results.write_text(results.read_text().replace("\n", "\nnot a row of this file\n", 1))
+    with pytest.raises(UserError, match="error") as failed:  # held: the build's frames stay alive
+        build(paths)
+    assert copies == [True]  # the copy was made as the campaign was read
+    assert sorted(p.name for p in paths.db.parent.glob(paths.db.name + "*")) == [paths.db.name]
+    open_files = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            open_files.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:  # closed meanwhile (the listing's own)
+            pass
+    assert not [f for f in open_files if paths.db.name + ".tmp" in f], failed  # closed, not only removed
+    assert paths.db.read_bytes() == database
+    assert not [t for t in threading.enumerate() if t.name.startswith("database")]
+
+
 def test_a_file_saved_while_a_build_reads_it_is_trusted_by_no_later_build(data_copy, tmp_path, monkeypatch):
     """A contributor's editor saves while a build runs. What that build read may be neither the
     bytes it hashed nor those there when it ends: no later build may take its rows, pages or
@@ -431,19 +494,30 @@ def test_a_build_keeps_the_unchanged_campaigns_rows_in_a_copy_of_the_last_databa
 def test_a_build_starts_from_a_copy_only_when_its_kept_campaigns_hold_most_rows_of_a_file_with_little_free_space(
         tmp_path):
     """ingest/previous.py: deleting most of a copy's rows costs more than copying the few kept, and
-    a copy keeps the blocks its deleted rows left; the rows weigh, not the campaigns."""
+    a copy keeps the blocks its deleted rows left; the rows weigh, not the campaigns. The copy is
+    made before the campaigns' digests are known (prepare), and taken or removed once they are."""
     from papercuts.ingest import previous
 
-    last = tmp_path / "last.duckdb"
+    last, copy = tmp_path / "last.duckdb", tmp_path / "new.duckdb"
     with duckdb.connect(str(last)) as con:  # SYNTHETIC: what a build's database records
         previous.record(con, "common", {"a": "1", "b": "2", "c": "3"})
         con.execute("CREATE TABLE file_rows AS SELECT * FROM (VALUES ('a', 10), ('b', 10), ('c', 100)) "
                     "v(campaign, rows)")
-    assert previous._kept(last, "common", {"a": "1", "b": "2", "c": "new"}) == ({"a", "b"}, False)  # 20 of 120
-    assert previous._kept(last, "common", {"a": "new", "b": "new", "c": "3"}) == ({"c"}, True)  # 100 of 120
-    assert previous._kept(last, "common", {"c": "3"}) == ({"c"}, True)
-    assert previous._kept(last, "common", {"a": "1", "b": "2"}) == ({"a", "b"}, False)  # c removed: its rows too
-    assert previous._kept(last, "other code", {"a": "1", "b": "2", "c": "3"}) == (set(), False)
+
+    def kept(common: str, digests: dict[str, str]) -> tuple[set[str], bool]:
+        seed = previous.prepare(copy, last, common, {})
+        try:
+            assert (seed.con is not None) == copy.is_file()
+            return previous._choose(seed, digests)
+        finally:
+            seed.discard(copy)
+            assert not copy.exists()
+
+    assert kept("common", {"a": "1", "b": "2", "c": "new"}) == ({"a", "b"}, False)  # 20 of 120
+    assert kept("common", {"a": "new", "b": "new", "c": "3"}) == ({"c"}, True)  # 100 of 120
+    assert kept("common", {"c": "3"}) == ({"c"}, True)
+    assert kept("common", {"a": "1", "b": "2"}) == ({"a", "b"}, False)  # c removed: its rows too
+    assert kept("other code", {"a": "1", "b": "2", "c": "3"}) == (set(), False)
     with duckdb.connect(str(last)) as con:  # the blocks of a large table dropped, before a table after them
         con.execute("CREATE TABLE big AS SELECT range AS n, range::VARCHAR AS s FROM range(2000000)")
         con.execute("CHECKPOINT")
@@ -451,7 +525,7 @@ def test_a_build_starts_from_a_copy_only_when_its_kept_campaigns_hold_most_rows_
         con.execute("CHECKPOINT")
         con.execute("DROP TABLE big")
         con.execute("CHECKPOINT")
-    assert previous._kept(last, "common", {"a": "new", "b": "new", "c": "3"}) == ({"c"}, False)
+    assert kept("common", {"a": "new", "b": "new", "c": "3"}) == ({"c"}, False)
 
 
 def test_another_version_of_a_package_keeps_nothing_of_the_last_build(data_copy, tmp_path, monkeypatch):

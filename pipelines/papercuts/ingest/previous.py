@@ -19,10 +19,11 @@ dated last does (x100: copying the kept rows behind it took 2.0-2.1 s of a 6.2 s
 blocks were kept in folder order).
 
 Two ways to take them (`start` chooses):
-- seeded: the new database begins as a copy of the last one (a file copy: x100 0.03 s). Its
-  tables of campaign rows (IN_PLACE) keep the kept campaigns' rows where they are; every other
-  row of them is deleted, and every other table dropped (made again by this build). The changed
-  campaigns' rows are made again and appended.
+- seeded: the new database begins as a copy of the last one (a file copy: x100 0.03 s), made
+  with every other table dropped (made again by this build) while the campaigns are read
+  (`prepare`). Its tables of campaign rows (IN_PLACE) keep the kept campaigns' rows where they
+  are; the rows of changed or removed campaigns are deleted. The changed campaigns' rows are
+  made again and appended.
 - copied: when most rows changed, or much of the last database is free space, the database begins
   empty and the kept campaigns' rows are copied from the last one, attached read-only
   (copy_rows), before the changed ones' (SEED_SHARE, MAX_FREE).
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -94,67 +95,107 @@ def record(con: duckdb.DuckDBPyConnection, common: str, digests: dict[str, str])
     con.execute(f"INSERT INTO {TABLE} SELECT unnest($1), unnest($2)", [[c for c, _ in rows], [d for _, d in rows]])
 
 
-def start(db: Path, last: Path | None, common: str, digests: dict[str, str], order: list[str],
-          in_place: dict[str, str]) -> tuple[duckdb.DuckDBPyConnection, Last]:
-    """The new database `db`, connected, and what it takes from the last build's `last` (nothing
-    without `common`, or when that was made of other code or inputs, or is unreadable); the last
-    database is attached (ALIAS) whenever a campaign is kept, seeded or not (tables with a
-    FOREIGN KEY are copied from it either way).
+@dataclass
+class Seed:
+    """The last build's database as a build finds it before its campaigns are read (prepare): what
+    it records (`saved`: each campaign's digest, "" the common one; `rows`: each campaign's
+    contributed rows) and, when it may seed the new one, a copy of it at the new one's path,
+    connected (`con`), every table but those that may keep rows in place (`placed`) dropped."""
 
-    `order`: the campaigns, each with a digest in `digests`; `in_place`: the tables whose rows are
-    each one campaign's, each with the condition its kept rows meet (SQL over $kept, the kept
-    campaigns), in an order the conditions allow (one may read a table before it)."""
-    kept, seeded = (_kept(last, common, digests) if common and last is not None and len(digests) == len(order)
-                    else (set(), False))
-    if seeded:
-        shutil.copyfile(last, db)
-    con = duckdb.connect(str(db))
-    try:
-        placed = _prune(con, sorted(kept), in_place) if seeded else []
-        if kept:
-            con.execute(f"ATTACH '{_literal(last)}' AS {ALIAS} (READ_ONLY)")
-    except BaseException:
-        con.close()
-        raise
-    return con, Last(frozenset(kept), frozenset(placed))
+    saved: dict[str, str] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+    con: duckdb.DuckDBPyConnection | None = None
+    placed: list[str] = field(default_factory=list)
+
+    def discard(self, db: Path) -> None:
+        """The copy closed and removed (the new database begins empty)."""
+        if self.con is not None:
+            self.con.close()
+            self.con = None
+            for leftover in (db, Path(f"{db}.wal")):
+                leftover.unlink(missing_ok=True)
 
 
-def _kept(last: Path, common: str, digests: dict[str, str]) -> tuple[set[str], bool]:
-    """The campaigns whose rows the last database holds as this build would write them, and
-    whether the build starts from a copy of it (`seeded`): when they hold at least SEED_SHARE of
-    its rows, at most MAX_FREE of the file is free space (deleted rows' blocks), and it was closed
-    (no log to copy beside it)."""
-    if not last.is_file():
-        return set(), False
+def prepare(db: Path, last: Path | None, common: str, in_place: dict[str, str]) -> Seed:
+    """What `start` needs of the last database `last` that no campaign's digest decides, made while
+    the campaigns are read (build._Database.prepare: x100, one campaign added, 0.1 s of the 0.33 s
+    the new database took once they were): its record, and the copy it seeds, when it was made
+    of the same code and other inputs (`common`), closed (no log to copy beside it) and at most
+    MAX_FREE free space. Whether its kept campaigns hold SEED_SHARE of its rows is start's to say."""
+    if not common or last is None or not last.is_file():
+        return Seed()
     try:
         con = duckdb.connect(str(last), read_only=True)
     except duckdb.Error:  # not a DuckDB file (a crash, a hand edit): nothing to take
-        return set(), False
+        return Seed()
     try:
         saved = dict(con.execute(f"SELECT campaign, digest FROM {TABLE}").fetchall())
         rows = dict(con.execute(query("campaign_rows")).fetchall())
         free, total = con.execute("SELECT free_blocks, total_blocks FROM pragma_database_size() "
                                   "WHERE database_name = current_database()").fetchone()
     except duckdb.Error:  # a database from before the record, or another tool's
-        saved = {}
+        return Seed()
     finally:
         con.close()
     if saved.get("") != common:
-        return set(), False
-    kept = {c for c, d in digests.items() if saved.get(c) == d}
-    weight = {c: rows.get(c, 0) for c in saved if c}  # every campaign it holds: removed ones too
+        return Seed()
+    seed = Seed(saved, rows)
+    if free <= MAX_FREE * total and not Path(f"{last}.wal").exists():
+        shutil.copyfile(last, db)
+        seed.con = duckdb.connect(str(db))
+        try:
+            seed.placed = _drop(seed.con, in_place)
+            # The dropped tables' blocks are free once checkpointed: the tables made again reuse
+            # them (else each copy grew: x10, 34 MB clean, 62-64 MB seeded; 36-38 MB so)
+            seed.con.execute("CHECKPOINT")
+        except BaseException:
+            seed.discard(db)
+            raise
+    return seed
+
+
+def start(db: Path, last: Path | None, common: str, digests: dict[str, str], order: list[str],
+          in_place: dict[str, str], seed: Seed | None = None) -> tuple[duckdb.DuckDBPyConnection, Last]:
+    """The new database `db`, connected, and what it takes from the last build's `last` (nothing
+    without `common`, or when that was made of other code or inputs, or is unreadable); the last
+    database is attached (ALIAS) whenever a campaign is kept, seeded or not (tables with a
+    FOREIGN KEY are copied from it either way). `seed`: what prepare gave for these, if it ran.
+
+    `order`: the campaigns, each with a digest in `digests`; `in_place`: the tables whose rows are
+    each one campaign's, each with the condition its kept rows meet (SQL over $kept, the kept
+    campaigns), in an order the conditions allow (one may read a table in place before it)."""
+    seed = seed if seed is not None else prepare(db, last, common, in_place)
+    kept, seeded = _choose(seed, digests) if len(digests) == len(order) else (set(), False)
+    if not seeded:
+        seed.discard(db)
+        seed = Seed(con=duckdb.connect(str(db)))
+    try:
+        if seeded:
+            _prune(seed.con, kept, {t: in_place[t] for t in seed.placed}, set(seed.saved) - {"", *kept})
+        if kept:
+            seed.con.execute(f"ATTACH '{_literal(last)}' AS {ALIAS} (READ_ONLY)")
+    except BaseException:
+        seed.con.close()
+        raise
+    return seed.con, Last(frozenset(kept), frozenset(seed.placed))
+
+
+def _choose(seed: Seed, digests: dict[str, str]) -> tuple[set[str], bool]:
+    """The campaigns whose rows the last database (`seed`: prepare) holds as this build would write
+    them, and whether the build starts from its copy: when there is one and they hold at least
+    SEED_SHARE of its rows."""
+    kept = {c for c, d in digests.items() if seed.saved.get(c) == d}
+    weight = {c: seed.rows.get(c, 0) for c in seed.saved if c}  # every campaign it holds: removed ones too
     whole = sum(weight.values())
     share = sum(weight[c] for c in kept) / whole if whole else len(kept) / max(1, len(weight))
-    closed = not Path(f"{last}.wal").exists()
-    return kept, bool(kept) and share >= SEED_SHARE and free <= MAX_FREE * total and closed
+    return kept, bool(kept) and share >= SEED_SHARE and seed.con is not None
 
 
-def _prune(con: duckdb.DuckDBPyConnection, kept: list[str], in_place: dict[str, str]) -> list[str]:
-    """In a copy of the last database: the rows of the `kept` campaigns of the tables in place
-    stay, in their order; every other row and table goes (made again by this
-    build), a table before those it names.
-    A table with a FOREIGN KEY is never in place: it cannot outlive the tables it names (DuckDB
-    neither drops a table another names nor drops a constraint). Returns the tables in place."""
+def _drop(con: duckdb.DuckDBPyConnection, in_place: dict[str, str]) -> list[str]:
+    """In a copy of the last database: every table goes but those of `in_place` that name no other
+    (made again by this build), a table before those it names. A table with a FOREIGN KEY is
+    never in place: it cannot outlive the tables it names (DuckDB neither drops a table another
+    names nor drops a constraint). Returns the tables that stay."""
     tables = {name for (name,) in con.execute(
         "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
         "AND schema_name = 'main'").fetchall()}
@@ -164,9 +205,6 @@ def _prune(con: duckdb.DuckDBPyConnection, kept: list[str], in_place: dict[str, 
                                     "AND schema_name = 'main'").fetchall():
         names[table].add(named)
     placed = [t for t in in_place if t in tables and not names[t]]
-    for table in placed:
-        where = in_place[table]
-        con.execute(f"DELETE FROM {table} WHERE NOT ({where})", {"kept": kept} if "$kept" in where else {})
     gone = tables - set(placed)
     while gone:
         free = sorted(t for t in gone if not any(t in names[other] for other in gone if other != t))
@@ -175,10 +213,19 @@ def _prune(con: duckdb.DuckDBPyConnection, kept: list[str], in_place: dict[str, 
         for table in free:
             con.execute(f"DROP TABLE {table}")
         gone -= set(free)
-    # The dropped tables' blocks are free once checkpointed: the tables made again reuse them
-    # (else each copy grew: x10, 34 MB clean, 62-64 MB seeded; 36-38 MB so)
-    con.execute("CHECKPOINT")
     return placed
+
+
+def _prune(con: duckdb.DuckDBPyConnection, kept: set[str], in_place: dict[str, str], gone: set[str]) -> None:
+    """In a copy of the last database whose other tables are dropped (_drop): the rows of the
+    `kept` campaigns of the tables in place stay, in their order; the rows of its campaigns that
+    are `gone` (changed or removed) go. None when campaigns were only added (x100: the deletes
+    and their checkpoint took 0.08 s of a rebuild's longest path, deleting nothing)."""
+    if not gone:
+        return
+    for table, where in in_place.items():
+        con.execute(f"DELETE FROM {table} WHERE NOT ({where})", {"kept": sorted(kept)} if "$kept" in where else {})
+    con.execute("CHECKPOINT")  # as after the drops
 
 
 def _literal(path: Path) -> str:

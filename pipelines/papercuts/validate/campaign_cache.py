@@ -30,7 +30,7 @@ from ..children import counted, end_with
 from ..problems import Problems
 
 CODE = Path(__file__).resolve().parents[1]  # the papercuts package: its code and SQL
-FORMAT = b"papercuts-campaign-cache 2"
+FORMAT = b"papercuts-campaign-cache 3"  # 3: an entry is its key, then what was read
 
 
 @lru_cache(maxsize=1)
@@ -92,23 +92,50 @@ def _write(path: Path, saved) -> None:
         pickle.dump(saved, f, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _saved(entry: Path, key: str) -> dict | None:
-    saved = load_saved(entry)
-    return saved if isinstance(saved, dict) and saved.get("key") == key else None
+def _entry_key(entry: Path) -> str | None:
+    """The key an entry was written under (_write_entry), read without what follows it: whether
+    the folder is read again is known before any entry is loaded (load_campaigns)."""
+    try:
+        with open(entry, "rb") as f:
+            key = pickle.load(f)
+    except Exception:  # noqa: BLE001 - unpickling a foreign file can raise anything
+        return None
+    return key if isinstance(key, str) else None
+
+
+def _entry(entry: Path, key: str) -> dict | None:
+    """What reading the folder gave, saved at `entry` under `key`, or None."""
+    try:
+        with open(entry, "rb") as f:
+            if pickle.load(f) != key:
+                return None
+            found = pickle.load(f)
+    except Exception:  # noqa: BLE001 - unpickling a foreign file can raise anything
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _write_entry(path: Path, key: str, found: dict) -> None:
+    with open(path, "wb") as f:
+        pickle.dump(key, f, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(found, f, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _read_all(read: Callable[[Path], dict], todo: list[tuple[Path, str | None, Path | None]],
-              progress=None) -> list[dict | Path]:
+              progress=None, meanwhile: Callable[[], None] | None = None) -> list[dict | Path]:
     """read() of each folder of `todo` (folder, its key, where its cache entry goes or None): on
     every core when there are several (each folder is read alone, so the order of reading changes
     nothing), in this process for one (the common rebuild). A worker writes what it read as the
     folder's cache entry, next to where it goes, and gives that file's path: this process reads
     it, and keeps it by renaming it, instead of receiving the rows through a pipe and writing them
-    again (x100: 100 MB of pickled rows, most of them a synthetic campaign's)."""
+    again (x100: 100 MB of pickled rows, most of them a synthetic campaign's). meanwhile() is
+    called as the reading starts, once the workers are forked: it may start a thread."""
     workers = min(len(todo), os.cpu_count() or 1)
     # Forked workers: validate runs before this process opens DuckDB; a process with other threads
     # (a host program's) reads in turn, since a fork copies locks those threads may hold.
     if workers < 2 or threading.active_count() > 1:
+        if meanwhile:
+            meanwhile()
         return counted((read(cdir) for cdir, _, _ in todo), len(todo), progress)
     # The largest folders first, so that none is left to read last on one core while the others
     # wait (x100: the largest, of raw outputs, is 0.75 of 2.8 CPU s; read in folder order, the cores
@@ -116,7 +143,10 @@ def _read_all(read: Callable[[Path], dict], todo: list[tuple[Path, str | None, P
     order = sorted(range(len(todo)), key=lambda i: -_size(todo[i][0]))
     with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=end_with,
                              initargs=(os.getpid(),)) as pool:
-        found = counted(pool.map(partial(_read_into, read), [todo[i] for i in order]), len(todo), progress)
+        mapped = pool.map(partial(_read_into, read), [todo[i] for i in order])  # every worker forked
+        if meanwhile:
+            meanwhile()
+        found = counted(mapped, len(todo), progress)
     out: list[dict | Path] = [{}] * len(todo)
     for i, result in zip(order, found, strict=True):
         out[i] = result
@@ -139,38 +169,42 @@ def _read_into(read: Callable[[Path], dict], item: tuple[Path, str | None, Path 
     found = read(cdir)
     if tmp is None:
         return found
-    _write(tmp, {"key": key, **found})
+    _write_entry(tmp, key, found)
     return tmp
 
 
 def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, problems: Problems,
-                   read: Callable[[Path], dict], progress=None) -> int:
+                   read: Callable[[Path], dict], progress=None, meanwhile: Callable[[], None] | None = None) -> int:
     """Append each campaign folder (with `where` it is and is published) to ds and problems, in
     folder order. read(folder) gives what reading one folder alone gives: {"rows": {table: rows},
     "campaigns": [...], "problems": [...]}. A folder whose bytes the cache knows is not read; the
-    others are read, in parallel when there are several, and kept. Returns how many were reused."""
+    others are read, in parallel when there are several, and kept. meanwhile(), if given, is
+    called as the reading starts (_read_all). Returns how many were reused."""
     plans = []
     for cdir, where in folders:
         if cache is None or cdir.is_symlink() or not cdir.is_dir():
-            plans.append((cdir, where, None, None))
+            plans.append((cdir, where, None, False))
             continue
         key = folder_digest(cdir, where)
         ds.digests[cdir.name] = key
-        plans.append((cdir, where, key, _saved(cache / f"{cdir.name}.pickle", key)))
+        plans.append((cdir, where, key, _entry_key(cache / f"{cdir.name}.pickle") == key))
     todo = [(cdir, key, None if key is None else (cache / f"{cdir.name}.pickle").with_suffix(".tmp"))
-            for cdir, _, key, saved in plans if saved is None]
+            for cdir, _, key, kept in plans if not kept]
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
-    fresh = dict(zip((cdir for cdir, _, _ in todo), _read_all(read, todo, progress), strict=True))
-    for cdir, where, key, saved in plans:
-        if saved is None:
-            found = fresh[cdir]
+    # read before the kept entries are loaded: meanwhile's thread starts as the reading does
+    fresh = dict(zip((cdir for cdir, _, _ in todo), _read_all(read, todo, progress, meanwhile), strict=True))
+    reused = 0
+    for cdir, where, key, kept in plans:
+        found = _entry(cache / f"{cdir.name}.pickle", key) if kept else None
+        reused += found is not None
+        if found is None:
+            found = fresh[cdir] if cdir in fresh else read(cdir)  # read() here: an entry unreadable past its key
             written = found if isinstance(found, Path) else None  # by a worker, as the entry to keep
             if written is not None:
                 with open(written, "rb") as f:
-                    saved = pickle.load(f)
-            else:
-                saved = {"key": key, **found}
+                    pickle.load(f)
+                    found = pickle.load(f)
             if key is not None and folder_digest(cdir, where) != key:
                 # Saved while it was read: what was read may be neither digest's. Kept under
                 # neither, and named by none, so that no later build takes this build's rows, pages
@@ -182,9 +216,11 @@ def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, prob
             elif written is not None:
                 os.replace(written, cache / f"{cdir.name}.pickle")
             elif key is not None:
-                store(cache / f"{cdir.name}.pickle", saved)
-        for table, rows in saved["rows"].items():
+                entry = cache / f"{cdir.name}.pickle"
+                _write_entry(entry.with_suffix(".tmp"), key, found)  # whole or not at all
+                os.replace(entry.with_suffix(".tmp"), entry)
+        for table, rows in found["rows"].items():
             ds.rows.setdefault(table, []).extend(rows)
-        ds.campaigns.extend(saved["campaigns"])
-        problems.items.extend(saved["problems"])
-    return sum(saved is not None for *_, saved in plans)
+        ds.campaigns.extend(found["campaigns"])
+        problems.items.extend(found["problems"])
+    return reused

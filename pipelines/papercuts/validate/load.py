@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -114,9 +115,11 @@ def load_campaign_toml(data: bytes, rel: str, problems: Problems) -> dict | None
     return out
 
 
-def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None, progress=None) -> Dataset:
+def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None, progress=None,
+                 meanwhile: Callable[[], None] | None = None) -> Dataset:
     """Every file of the data folder read and typed; progress(done, total), if given, is told as
-    campaigns not restored from the cache are read."""
+    campaigns not restored from the cache are read; meanwhile(), if given, is called once while
+    they are (campaign_cache.load_campaigns), when this process may start a thread."""
     ds = Dataset(checked=None if cache is None else cache / "checked" / "qps-magnitude.pickle")
     root = paths.data
     if not root.is_dir():
@@ -138,7 +141,7 @@ def load_dataset(paths: Paths, problems: Problems, cache: Path | None = None, pr
         elif entry.name == "campaigns" and entry.is_dir():
             folders = [(cdir, f"{paths.rel(cdir)}\0{paths.published(cdir)}") for cdir in sorted(entry.iterdir())]
             ds.reused += load_campaigns(folders, cache, ds, problems, partial(_read_campaign, paths=paths),
-                                        progress)
+                                        progress, meanwhile)
         elif entry.name == "calibrations" and entry.is_dir():
             load_calibrations(entry, paths, ds.rows, problems)
         elif entry.name == "known" and entry.is_dir():
