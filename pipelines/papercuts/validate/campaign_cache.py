@@ -122,21 +122,23 @@ def _write_entry(path: Path, key: str, found: dict) -> None:
 
 
 def _read_all(read: Callable[[Path], dict], todo: list[tuple[Path, str | None, Path | None]],
-              progress=None, meanwhile: Callable[[], None] | None = None) -> list[dict | Path]:
-    """read() of each folder of `todo` (folder, its key, where its cache entry goes or None): on
-    every core when there are several (each folder is read alone, so the order of reading changes
-    nothing), in this process for one (the common rebuild). A worker writes what it read as the
-    folder's cache entry, next to where it goes, and gives that file's path: this process reads
-    it, and keeps it by renaming it, instead of receiving the rows through a pipe and writing them
-    again (x100: 100 MB of pickled rows, most of them a synthetic campaign's). meanwhile() is
-    called as the reading starts, once the workers are forked: it may start a thread."""
+              progress=None, meanwhile: Callable[[], None] | None = None) -> list[tuple[dict, Path | None]]:
+    """(read() of each folder of `todo` (folder, its key, where its cache entry goes or None), the
+    entry a worker wrote of it or None): on every core when there are several (each folder is
+    read alone, so the order of reading changes nothing), in this process for one (the common
+    rebuild). A worker writes what it read as the folder's cache entry, next to where it goes, and
+    gives that file's path: this process loads it as it comes, while the workers read on (x100:
+    0.1-0.15 s once they were done), and keeps it by renaming it, instead of receiving the rows
+    through a pipe and writing them again (x100: 100 MB of pickled rows, most of them a synthetic
+    campaign's). meanwhile() is called as the reading starts, once the workers are forked: it may
+    start a thread."""
     workers = min(len(todo), os.cpu_count() or 1)
     # Forked workers: validate runs before this process opens DuckDB; a process with other threads
     # (a host program's) reads in turn, since a fork copies locks those threads may hold.
     if workers < 2 or threading.active_count() > 1:
         if meanwhile:
             meanwhile()
-        return counted((read(cdir) for cdir, _, _ in todo), len(todo), progress)
+        return counted(((read(cdir), None) for cdir, _, _ in todo), len(todo), progress)
     # The largest folders first, so that none is left to read last on one core while the others
     # wait (x100: the largest, of raw outputs, is 0.75 of 2.8 CPU s; read in folder order, the cores
     # ended 0.08 s apart); their results in folder order.
@@ -146,11 +148,20 @@ def _read_all(read: Callable[[Path], dict], todo: list[tuple[Path, str | None, P
         mapped = pool.map(partial(_read_into, read), [todo[i] for i in order])  # every worker forked
         if meanwhile:
             meanwhile()
-        found = counted(mapped, len(todo), progress)
-    out: list[dict | Path] = [{}] * len(todo)
+        found = counted(map(_loaded, mapped), len(todo), progress)
+    out: list[tuple[dict, Path | None]] = [({}, None)] * len(todo)
     for i, result in zip(order, found, strict=True):
         out[i] = result
     return out
+
+
+def _loaded(result: dict | Path) -> tuple[dict, Path | None]:
+    """A worker's result: what it read, and the entry it wrote of it, if any (_read_into)."""
+    if not isinstance(result, Path):
+        return result, None
+    with open(result, "rb") as f:
+        pickle.load(f)  # its key
+        return pickle.load(f), result
 
 
 def _size(cdir: Path) -> int:
@@ -199,12 +210,8 @@ def load_campaigns(folders: list[tuple[Path, str]], cache: Path | None, ds, prob
         found = _entry(cache / f"{cdir.name}.pickle", key) if kept else None
         reused += found is not None
         if found is None:
-            found = fresh[cdir] if cdir in fresh else read(cdir)  # read() here: an entry unreadable past its key
-            written = found if isinstance(found, Path) else None  # by a worker, as the entry to keep
-            if written is not None:
-                with open(written, "rb") as f:
-                    pickle.load(f)
-                    found = pickle.load(f)
+            # read() here: an entry unreadable past its key; `written` by a worker, as the entry to keep
+            found, written = fresh[cdir] if cdir in fresh else (read(cdir), None)
             if key is not None and folder_digest(cdir, where) != key:
                 # Saved while it was read: what was read may be neither digest's. Kept under
                 # neither, and named by none, so that no later build takes this build's rows, pages
