@@ -117,6 +117,30 @@ def _checked(paths: Paths, monkeypatch, blocks: bool):
     return ds, problems
 
 
+def test_a_copy_is_found_whatever_file_first_held_its_rows(tmp_path, monkeypatch):
+    """validate/checks.py _candidates: only the rows of files that could be copies (two rows or
+    more, half their rows or more, whose value another campaign holds) and the rows holding one
+    of their values are compared. A file of 10 rows that 2 of another's repeat is no copy itself,
+    but its rows are where those 2 were first held: the copy is found, in columns and in rows."""
+    data = tmp_path / "data"
+    shipped_with_synthetic_source(data)
+    append_rows(data / "builds.csv", [build_row(f"synb{b}", f"8.0.{b}") for b in range(5)])
+    rows = [f"dell32,synb{b},z11a_c32r128,point-query,100,{t},{1000 + 10 * b + t}\n"
+            for b in range(5) for t in (1, 8)]
+    base = 'base_build = "synb0"\nbase_config = "z11a_c32r128"\n'
+    _campaign(data, "2026-01-01-synthetic-a", rows, base)
+    # the same values as two of a's rows, under another microbenchmark: not repeats of them
+    _campaign(data, "2026-01-02-synthetic-b", [r.replace("point-query", "insert") for r in rows[:2]], base)
+    _campaign(data, "2026-01-03-synthetic-c", rows[:2], base)
+    paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
+    for blocks in (True, False):
+        _, problems = _checked(paths, monkeypatch, blocks)
+        said = [p.render() for p in problems.items if "rows repeat" in p.message and "synthetic" in p.path]
+        assert len(said) == 1 and said[0].startswith(
+            f"{paths.rel(data / 'campaigns/2026-01-03-synthetic-c/results.csv')}:2:1: error: 2 of 2 rows repeat "
+            f"{data}/campaigns/2026-01-01-synthetic-a/results.csv"), said
+
+
 def test_the_checks_across_files_find_the_same_problems_in_columns_as_in_rows(planted, monkeypatch):
     ds, problems = _checked(planted, monkeypatch, blocks=True)
     held = [p for p in ds.rows["results"].parts() if isinstance(p, rowblock.Block)]
@@ -308,33 +332,50 @@ def test_a_row_that_repeats_one_read_before_it_in_the_campaign_is_a_duplicate_wh
 
 def test_only_rows_whose_number_another_campaign_holds_are_compared_for_copies():
     """checks._candidates: a copy holds its original's qps, so rows are compared by their whole key
-    only where another campaign has the same qps (1 and 1.0 are one number); a qps repeated within
-    one campaign is not a candidate."""
+    only where another campaign has the same qps (1 and 1.0 are one number), and only for a file
+    that could be a copy (two rows or more, half its rows or more, so held); a qps repeated within
+    one campaign is not a candidate. None: no file could be a copy."""
     from papercuts.validate.checks import _candidates
 
-    held = [[{"campaign": "a", "qps": 1.0}, {"campaign": "a", "qps": 2.0}, {"campaign": "a", "qps": 2.0}],
-            [{"campaign": "b", "qps": 1}, {"campaign": "b", "qps": 3.0}, {"campaign": "c", "qps": 3.0}]]
+    def row(campaign: str, qps: float, file: str = "") -> dict:
+        return {"campaign": campaign, "qps": qps, "_file": file or f"{campaign}.csv"}
+
+    held = [[row("a", 1.0), row("a", 2.0), row("a", 2.0)], [row("b", 1), row("b", 3.0), row("c", 3.0)]]
+    # b.csv could be a copy (its 2 rows' numbers are held by a and c): the rows of those numbers
     assert [m.tolist() for m in _candidates(held, "qps")] == [[True, False, False], [True, True, True]]
     assert _candidates(held, None) == [None, None]
+    held[1][1] = row("b", 4.0)  # b.csv: 1 of its 2 rows held by another campaign, as a.csv and c.csv
+    assert _candidates(held, "qps") is None
 
 
-def test_candidates_are_the_rows_whose_number_two_campaigns_hold_whatever_the_order():
+def test_candidates_are_the_rows_holding_a_number_of_a_file_that_could_be_a_copy_whatever_the_order():
     """checks._candidates sorts by the number alone (not by number and campaign): on shuffled rows
-    with many ties, -0.0 and 0.0 as one number, a row is marked exactly when two campaigns or more
-    hold its number."""
+    with many ties, -0.0 and 0.0 as one number, a row is marked exactly when it holds a number that
+    two campaigns or more hold, and that a row of a file holds of which two rows or more, and half
+    or more, hold such numbers."""
     import random
 
     from papercuts.validate.checks import _candidates
 
-    for seed in range(200):
+    for seed in range(300):
         rnd = random.Random(seed)
-        held = [[{"campaign": rnd.choice("abcd"), "qps": rnd.choice([0.0, -0.0, 0.5, 2.0, float(rnd.randint(1, 9))])}
+        held = [[{"campaign": (c := rnd.choice("abcd")), "_file": c + rnd.choice("xy"),
+                  "qps": rnd.choice([0.0, -0.0, 0.5, 2.0, float(rnd.randint(1, 9))])}
                  for _ in range(rnd.randint(0, 12))] for _ in range(rnd.randint(1, 4))]
+        rows = [r for part in held for r in part]
         held_by: dict[float, set[str]] = {}
-        for r in (r for part in held for r in part):
+        for r in rows:
             held_by.setdefault(r["qps"], set()).add(r["campaign"])
-        assert [m.tolist() for m in _candidates(held, "qps")] == [
-            [len(held_by[r["qps"]]) >= 2 for r in part] for part in held], seed
+        shared = [r for r in rows if len(held_by[r["qps"]]) >= 2]
+        files = {r["_file"] for r in rows}
+        copies = {f for f in files if (n := sum(r["_file"] == f for r in shared)) >= 2
+                  and 2 * n >= sum(r["_file"] == f for r in rows)}
+        numbers = {r["qps"] for r in shared if r["_file"] in copies}
+        got = _candidates(held, "qps")
+        if not numbers:
+            assert got is None, seed
+        else:
+            assert [m.tolist() for m in got] == [[r["qps"] in numbers for r in part] for part in held], seed
 
 
 def test_distinct_sees_a_repeated_key_across_a_block_and_rows_held_as_dicts():

@@ -178,7 +178,7 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
     """A file whose rows mostly repeat another campaign's (same key, same numbers) is a copy.
 
     One shared row is normal (a source may print the same measurement in two tables). Only rows
-    that could repeat another campaign's are compared by their whole key (_candidates)."""
+    that could make a file a copy are compared by their whole key (_candidates)."""
     values = [c.name for c in t.columns if c.kind in ("float", "ratio")]
     first: dict[tuple, tuple[str, str]] = {}
     repeats: dict[tuple[str, str], list[tuple]] = defaultdict(list)
@@ -186,7 +186,10 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
     names = (*t.key, *values)
     held = parts(ds.rows[t.name])
     required = next((c.name for c in t.columns if c.name in values and c.required), None)
-    for part, rows in zip(held, _candidates(held, required), strict=True):
+    candidates = _candidates(held, required)
+    if candidates is None:
+        return
+    for part, rows in zip(held, candidates, strict=True):
         if isinstance(part, Block):
             _block_copies(part, names, rows, first, repeats, counts)
             continue
@@ -209,35 +212,53 @@ def _cross_campaign_copies(t: Table, ds: Dataset, problems: Problems) -> None:
                 "remove the copied rows; a campaign holds only its own measurements")
 
 
-def _candidates(held: list, column: str | None) -> list[np.ndarray | None]:
-    """Per part, which of its rows may repeat another campaign's (None: all may): a copied row
-    holds its original's value of `column` (a number every row has), so only rows whose value some
-    other campaign's rows hold too are compared by their whole key. One sort of the values finds
-    them all (x100: check_copies 0.9 s with a tuple of every row, 0.23 s so)."""
+def _candidates(held: list, column: str | None) -> list[np.ndarray | None] | None:
+    """Per part, which of its rows are compared by their whole key (None: all are); None when no
+    file can be a copy. A copied row holds its original's value of `column` (a number every row
+    has), so a copy is a file with two rows or more, and half its rows or more, whose value another
+    campaign's rows hold too. Only those files' such rows, and every row holding one of their
+    values (where a key's first holder is), are compared. One sort of the values finds them all
+    (x100: check_copies 0.9 s with a tuple of every row, 0.23 s so; 0.10-0.17 s with every row whose
+    value another campaign holds, though no file had half its rows so)."""
     if column is None or not held:
         return [None] * len(held)
     ids: dict[str, int] = {}
+    files: dict[str, int] = {}
     try:
-        found = [(p.numbers(column), np.full(p.n, ids.setdefault(p.campaign, len(ids))))
+        found = [(p.numbers(column), np.full(p.n, ids.setdefault(p.campaign, len(ids))),
+                  np.full(p.n, files.setdefault(p.file, len(files))))
                  if isinstance(p, Block) else
                  (np.asarray([r[column] for r in p], dtype=np.float64),
-                  np.asarray([ids.setdefault(r["campaign"], len(ids)) for r in p], dtype=np.int64))
+                  np.asarray([ids.setdefault(r["campaign"], len(ids)) for r in p], dtype=np.int64),
+                  np.asarray([files.setdefault(r["_file"], len(files)) for r in p], dtype=np.int64))
                  for p in held]
     except (TypeError, ValueError):  # a value that is not a number: compare every row
         return [None] * len(held)
-    value = np.concatenate([v for v, _ in found]) + 0.0  # -0.0 == 0.0 in a key, so one bit pattern
-    bits, campaign = value.view(np.int64), np.concatenate([c for _, c in found])
+    value = np.concatenate([v for v, _, _ in found]) + 0.0  # -0.0 == 0.0 in a key, so one bit pattern
+    bits, campaign = value.view(np.int64), np.concatenate([c for _, c, _ in found])
+    file = np.concatenate([f for _, _, f in found])
     # Rows by value alone (an unstable sort of one column: x100, 0.015 s where sorting by value
     # and campaign took 0.07 s): a value is held by two campaigns or more where two neighbours of
     # that value differ in campaign, as a run of one campaign's rows has no such neighbours.
     order = np.argsort(bits)
     b, c = bits[order], campaign[order]
-    shared = np.unique(b[1:][(b[1:] == b[:-1]) & (c[1:] != c[:-1])])  # few: sorted, each once
-    starts, ends = np.searchsorted(b, shared, "left"), np.searchsorted(b, shared, "right")
+    shared = _rows_of(b, order, np.unique(b[1:][(b[1:] == b[:-1]) & (c[1:] != c[:-1])]))
+    rows, held_too = np.bincount(file, minlength=len(files)), np.bincount(file[shared], minlength=len(files))
+    suspect = shared & ((held_too >= 2) & (2 * held_too >= rows))[file]
+    if not suspect.any():
+        return None
+    mask = _rows_of(b, order, np.unique(bits[suspect]))
+    return np.split(mask, np.cumsum([len(v) for v, _, _ in found])[:-1])
+
+
+def _rows_of(b: np.ndarray, order: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Which rows hold one of `values` (sorted, each once), given the rows' values sorted (`b`)
+    and the order that sorts them."""
+    starts, ends = np.searchsorted(b, values, "left"), np.searchsorted(b, values, "right")
     edges = np.bincount(starts, minlength=len(b) + 1) - np.bincount(ends, minlength=len(b) + 1)
     mask = np.zeros(len(b), dtype=bool)
     mask[order[np.cumsum(edges)[:-1] > 0]] = True  # the rows of those values' runs
-    return np.split(mask, np.cumsum([len(v) for v, _ in found])[:-1])
+    return mask
 
 
 def _block_copies(block: Block, names: tuple, rows: np.ndarray | None, first: dict, repeats: dict,
