@@ -528,6 +528,32 @@ def test_a_build_starts_from_a_copy_only_when_its_kept_campaigns_hold_most_rows_
     assert kept("common", {"a": "new", "b": "new", "c": "3"}) == ({"c"}, False)
 
 
+def test_a_database_begun_empty_as_the_campaigns_are_read_is_the_one_the_build_loads(tmp_path):
+    """build._Database.prepare: when no copy of the last database can seed the new one (here its
+    log is beside it), the new one is begun empty, its tables made, while the campaigns are read;
+    once they are, the build loads that very database, the unchanged campaigns' rows copied into it."""
+    from papercuts.ingest import tables
+
+    last, db = tmp_path / "last.duckdb", tmp_path / "new.duckdb"
+    with duckdb.connect(str(last)) as con:  # SYNTHETIC: what a build's database records
+        previous.record(con, "common", {"a": "1", "b": "2"})
+        con.execute("CREATE TABLE file_rows AS SELECT * FROM (VALUES ('a', 10), ('b', 10)) v(campaign, rows)")
+    (tmp_path / "last.duckdb.wal").write_bytes(b"")  # not closed: never copied
+    seed = previous.empty(previous.prepare(db, last, "common", IN_PLACE), db, tables.create)
+    assert seed.fresh and db.is_file()
+    with duckdb.connect(":memory:") as probe:
+        tables.create(probe)
+        made = probe.execute("SELECT count(*) FROM duckdb_tables()").fetchone()[0]
+    assert seed.con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()[0] == made
+    (tmp_path / "last.duckdb.wal").unlink()  # closed again, for the ATTACH
+    con, taken = previous.start(db, last, "common", {"a": "1", "b": "new"}, ["a", "b"], IN_PLACE, seed)
+    try:
+        assert con is seed.con  # the database begun, not another
+        assert taken == previous.Last(frozenset({"a"}), frozenset())  # a's rows copied in, none in place
+    finally:
+        con.close()
+
+
 def test_another_version_of_a_package_keeps_nothing_of_the_last_build(data_copy, tmp_path, monkeypatch):
     """fingerprint.toolchain: another DuckDB (or Hugo, NumPy...) may sum, order or store otherwise,
     so the site, the campaigns read, the database's rows and the pages are all made again."""

@@ -248,7 +248,9 @@ class _Database:
 
     def _prepare(self) -> tuple[previous.Seed, str]:
         common = common_digest(self.paths)
-        return previous.prepare(self.db, self.paths.db, common, IN_PLACE), common
+        seed = previous.prepare(self.db, self.paths.db, common, IN_PLACE)
+        # else begun empty, its tables made (x100, a clean build: 0.1 s less after the reading)
+        return previous.empty(seed, self.db, tables.create), common
 
     def begin(self, ds: Dataset) -> None:
         if self._pool is None:  # no campaign was read

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,6 +107,7 @@ class Seed:
     rows: dict[str, int] = field(default_factory=dict)
     con: duckdb.DuckDBPyConnection | None = None
     placed: list[str] = field(default_factory=list)
+    fresh: bool = False  # `con` is the new database begun empty, no copy (empty)
 
     def discard(self, db: Path) -> None:
         """The copy closed and removed (the new database begins empty)."""
@@ -154,6 +156,21 @@ def prepare(db: Path, last: Path | None, common: str, in_place: dict[str, str]) 
     return seed
 
 
+def empty(seed: Seed, db: Path, make: Callable[[duckdb.DuckDBPyConnection], None]) -> Seed:
+    """`seed` if it holds a copy that may seed the new database; else the new database begun
+    empty (`make` makes its tables), what the last one records kept: a clean build, or one that
+    copies the kept campaigns' rows into an empty database, need not wait for it."""
+    if seed.con is not None:
+        return seed
+    con = duckdb.connect(str(db))
+    try:
+        make(con)
+    except BaseException:
+        con.close()
+        raise
+    return Seed(seed.saved, seed.rows, con, fresh=True)
+
+
 def start(db: Path, last: Path | None, common: str, digests: dict[str, str], order: list[str],
           in_place: dict[str, str], seed: Seed | None = None) -> tuple[duckdb.DuckDBPyConnection, Last]:
     """The new database `db`, connected, and what it takes from the last build's `last` (nothing
@@ -166,7 +183,7 @@ def start(db: Path, last: Path | None, common: str, digests: dict[str, str], ord
     campaigns), in an order the conditions allow (one may read a table in place before it)."""
     seed = seed if seed is not None else prepare(db, last, common, in_place)
     kept, seeded = _choose(seed, digests) if len(digests) == len(order) else (set(), False)
-    if not seeded:
+    if not seeded and not seed.fresh:
         seed.discard(db)
         seed = Seed(con=duckdb.connect(str(db)))
     try:
@@ -188,7 +205,7 @@ def _choose(seed: Seed, digests: dict[str, str]) -> tuple[set[str], bool]:
     weight = {c: seed.rows.get(c, 0) for c in seed.saved if c}  # every campaign it holds: removed ones too
     whole = sum(weight.values())
     share = sum(weight[c] for c in kept) / whole if whole else len(kept) / max(1, len(weight))
-    return kept, bool(kept) and share >= SEED_SHARE and seed.con is not None
+    return kept, bool(kept) and share >= SEED_SHARE and seed.con is not None and not seed.fresh
 
 
 def _drop(con: duckdb.DuckDBPyConnection, in_place: dict[str, str]) -> list[str]:

@@ -220,11 +220,21 @@ def finish(ds: Dataset, con: duckdb.DuckDBPyConnection, common: str = "") -> Non
         previous.record(con, common, ds.digests)
 
 
+def create(con: duckdb.DuckDBPyConnection) -> None:
+    """The contract's tables the database lacks: every one in a new database, those a copy of the
+    last one dropped (ingest/previous.py), none once made (build._Database: as the campaigns are
+    read)."""
+    there = {name for (name,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND schema_name = 'main'").fetchall()}
+    for path in sql_files("schema"):
+        if table_name(path) not in there:
+            con.execute(path.read_text())
+
+
 def _ingest_rows(metas: list[dict], rows: dict[str, list], con: duckdb.DuckDBPyConnection,
                  last: previous.Last) -> None:
-    for path in sql_files("schema"):
-        if table_name(path) not in last.placed:
-            con.execute(path.read_text())
+    create(con)
     order = [table_name(p) for p in sql_files("schema")]
     for name in order:
         if name in CALIBRATION_SCHEMAS:
