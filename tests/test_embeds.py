@@ -209,6 +209,25 @@ def test_a_chart_of_one_campaign_or_calibration_is_dated_by_it_not_by_its_page(s
     assert checked > 20 and {"ladders/pn53-mysql-1", "servers/dell32"} <= before_its_page, (checked, before_its_page)
 
 
+def test_the_pairs_a_servers_pages_show_are_those_of_every_table_naming_both(site):
+    """campaign_server_pairs.sql reads the results, ratios, summaries and observations through
+    derive's file_rows: the pairs are those every contributed table naming a campaign and a server
+    holds, read there, and each campaign's own server; sorted, each once."""
+    con = duckdb.connect(str(site.db), read_only=True)
+    try:
+        every = set(con.execute(
+            "SELECT campaign, server FROM results UNION SELECT campaign, server FROM relative "
+            "UNION SELECT campaign, server FROM summaries UNION SELECT campaign, server FROM counters "
+            "UNION SELECT campaign, server FROM profiles "
+            "UNION SELECT campaign, server FROM observations WHERE server IS NOT NULL "
+            "UNION SELECT id, server FROM campaigns WHERE server IS NOT NULL").fetchall())
+        measured = set(con.execute("SELECT campaign, server FROM results").fetchall())
+        assert con.execute(query("campaign_server_pairs")).fetchall() == sorted(every)
+        assert len(every - measured) >= 3  # the shipped data has pairs of published ratios and more
+    finally:
+        con.close()
+
+
 def test_a_pages_data_date_is_the_newest_of_what_it_draws(site):
     """as_of.sql, every page's date in one query, against the pairs a server's pages show
     (campaign_server_pairs) and the calibrations, read apart: a campaign's page has its own date,
