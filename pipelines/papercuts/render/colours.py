@@ -136,10 +136,13 @@ def variant_colours(groups: list[tuple[str, list[str]]]) -> dict[str, str]:
     large: dict[str, set[str]] = {}  # in larger ones, where repeats are spread as thin as they go
     for _, variants in groups:
         into = small if len(variants) <= len(SERVER_PALETTE) else large
+        together = set(variants)
         for v in variants:
             small.setdefault(v, set())
             large.setdefault(v, set())
-            into[v] |= set(variants) - {v}
+            # v among its own neighbours: uncoloured when its colour is chosen, so never counted
+            # (x100: 6 ms, where a set without it made for each variant took 13 ms)
+            into[v] |= together
     colour: dict[str, int] = {}
     for v in small:  # first-seen order: campaigns oldest first
         must = Counter(colour[n] for n in small[v] if n in colour)
