@@ -41,3 +41,14 @@ def test_the_cores_a_build_used_are_its_cpu_seconds_over_its_wall_time():
     line = cores_used(30.0, 20.0, 2)
     assert "30.0 CPU seconds in 20.0 s, 1.50 of 2 cores busy" in line
     assert "would take 15.0 s" in line
+
+
+def test_a_full_build_whose_kernel_share_is_above_the_usual_quarter_is_said_to_be_slowed():
+    """scale_bench.kernel_share: the kernel's CPU seconds are the disk's; above a quarter of the
+    build's (x100 here: 17-20 % after a pause, 25-42 % just after a large removal) the run says so."""
+    from papercuts.scale_bench import kernel_share
+
+    quiet, slowed = kernel_share(2.7, 13.8), kernel_share(5.1, 17.5)
+    assert quiet == "of those, 2.7 CPU seconds (20%) were the kernel's (sys s: file writes, mostly)"
+    assert "5.1 CPU seconds (29%)" in slowed and "more than 25%" in slowed and "run again after a pause" in slowed
+    assert "run again" not in kernel_share(2.5, 10.0)  # a quarter exactly: as usual

@@ -186,6 +186,19 @@ def drift(before: float, after: float, tolerance: float = 0.15, slack: float = 0
             "across runs with care, or run again")
 
 
+def kernel_share(system: float, cpu: float, usual: float = 0.25) -> str:
+    """The kernel's share of the full build's CPU seconds, and whether it is above `usual`: it is
+    the disk's, and on one that has just removed a large tree (an old build, the last bench's
+    folder; ext4 with `discard`) file writes cost several times more. x100 on this project's
+    machine: 17-20 % in runs after a pause, 25-42 % in runs within a minute or two of a removal,
+    whose full builds took 0.3-4.5 s longer."""
+    line = f"of those, {system:.1f} CPU seconds ({system / cpu:.0%}) were the kernel's (sys s: file writes, mostly)"
+    if system <= usual * cpu:
+        return line
+    return (line + f": more than {usual:.0%}, as on a disk that has just removed a large tree (an old build, the "
+            "last bench's folder), where file writes cost several times more; run again after a pause")
+
+
 def hugo_floor(pages: int, root: Path) -> float:
     """Hugo alone on as many plain pages (one-line Markdown, a one-line layout)."""
     site = root / "hugo-floor"
@@ -243,10 +256,7 @@ def scale_bench(scale: int) -> None:
     print(f"{'wall':<10}{full['wall']:>9.2f}{cpu:>8.2f}{system:>8.2f}{rows / full['wall']:>12,.0f}"
           f"{again['wall']:>13.2f}{added['wall']:>16.2f}")
     print(cores_used(cpu, sum(full["stages"].values()), os.cpu_count() or 1))
-    # The kernel's share is the disk's: on one that has just removed a large tree (an old build, a
-    # bench's folder), file writes cost several times more, and the same build reads seconds slower.
-    print(f"of those, {system:.1f} CPU seconds were the kernel's (sys s: file writes, mostly; several times "
-          "more on a disk that has just removed a large tree, such as an old build)")
+    print(kernel_share(system, cpu))
     # A fork's ru_maxrss counts the pages it shares with its parent, so the whole build's figure is
     # the peak of the PSS of its process tree (the build, its forked workers, Hugo), sampled.
     print(f"pages {full['pages']}, output {full['bytes'] / 1e6:.1f} MB, peak memory: the whole build "
