@@ -546,7 +546,7 @@ def test_a_database_begun_empty_as_the_campaigns_are_read_is_the_one_the_build_l
         made = probe.execute("SELECT count(*) FROM duckdb_tables()").fetchone()[0]
     assert seed.con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()[0] == made
     (tmp_path / "last.duckdb.wal").unlink()  # closed again, for the ATTACH
-    con, taken = previous.start(db, last, "common", {"a": "1", "b": "new"}, ["a", "b"], IN_PLACE, seed)
+    con, taken = previous.start(db, last, seed, {"a": "1", "b": "new"}, ["a", "b"], IN_PLACE)
     try:
         assert con is seed.con  # the database begun, not another
         assert taken == previous.Last(frozenset({"a"}), frozenset())  # a's rows copied in, none in place

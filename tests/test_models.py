@@ -64,7 +64,6 @@ def test_repetitions_are_averaged(tmp_path):
     assert fetch_dicts(con, "SELECT rqps FROM rqps") == [{"rqps": 0.5}]
 
 
-
 def test_a_run_numbered_in_part_is_one_variant(tmp_path):
     """measured_qps groups only the runs with a numbered repetition (any other run is one row): a
     run whose first repetition has no number and whose second has one is averaged whole."""
@@ -75,6 +74,7 @@ def test_a_run_numbered_in_part_is_one_variant(tmp_path):
     rows = fetch_dicts(con, "SELECT build, qps, repetitions, log_var FROM measured_qps ORDER BY build")
     assert rows == [{"build": "my8028", "qps": 200.0, "repetitions": 2, "log_var": pytest.approx(math.log(3) ** 2 / 2)},
                     {"build": "my8040", "qps": 100.0, "repetitions": 1, "log_var": None}]
+
 
 def test_summary_per_group(tmp_path):
     con = database(write_data(tmp_path / "data"))

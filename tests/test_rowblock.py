@@ -2,6 +2,8 @@
 database that reading it row by row gives; any file that could hold a problem is read row by row."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 import pytest
 
@@ -80,27 +82,35 @@ def _campaign(data, name: str, lines: list[str], toml: str = "") -> None:
     (folder / "results.csv").write_text("server,build,config,microbenchmark,range,threads,qps\n" + "".join(lines))
 
 
+BASE = 'base_build = "synb0"\nbase_config = "z11a_c32r128"\n'
+
+
+def _synthetic_builds(tmp_path, builds: int) -> tuple[Path, list[str]]:
+    """The shipped data with SYNTHETIC builds synb0.. beside it, and a results line of point-query
+    at 1 and 8 threads for each build on dell32 (the QPS of each its own)."""
+    data = tmp_path / "data"
+    shipped_with_synthetic_source(data)
+    append_rows(data / "builds.csv", [build_row(f"synb{b}", f"8.0.{b}") for b in range(builds)])
+    return data, [f"dell32,synb{b},z11a_c32r128,point-query,100,{t},{1000 + 10 * b + t}\n"
+                  for b in range(builds) for t in (1, 8)]
+
+
 def _planted(tmp_path, duplicate: bool, errors: bool = True) -> Paths:
     """The shipped data and SYNTHETIC plain results files with a problem of each kind the checks
     across files find: an unknown build, a campaign copying another's rows, and either a duplicate
     row (an error found as the file is read: the checks that need whole data are skipped) or a
     QPS 1000× its peers and a missing base row; and a server named by its alias. Without errors:
     the alias and the QPS only."""
-    data = tmp_path / "data"
-    shipped_with_synthetic_source(data)
-    append_rows(data / "builds.csv", [build_row(f"synb{b}", f"8.0.{b}") for b in range(4)])
-    rows = [f"dell32,synb{b},z11a_c32r128,point-query,100,{t},{1000 + 10 * b + t}\n"
-            for b in range(4) for t in (1, 8)]
-    base = 'base_build = "synb0"\nbase_config = "z11a_c32r128"\n'
+    data, rows = _synthetic_builds(tmp_path, 4)
     outlier = rows[3] if duplicate else "dell32,synb3,z11a_c32r128,insert,100,1,100000\n"
     _campaign(data, "2026-01-01-synthetic-a", [*rows, "c8r16,synb0,z11a_c32r128,point-query,100,4,700\n",
                                                *["dell32,nosuchbuild,z11a_c32r128,point-query,100,1,5\n"] * errors,
                                                outlier, "dell32,synb0,z11a_c32r128,insert,100,1,100\n",
                                                "dell32,synb1,z11a_c32r128,insert,100,1,101\n"])
     _campaign(data, "2026-01-02-synthetic-b", [*(rows[1:] if errors else rows[:1]),
-                                               "dell32,synb0,z11a_c32r128,update-index,100,16,50\n"], base)
+                                               "dell32,synb0,z11a_c32r128,update-index,100,16,50\n"], BASE)
     _campaign(data, "2026-01-03-synthetic-c", [rows[0], "dell32,synb1,z11a_c32r128,insert,100,8,10\n"][:1 + errors],
-              base)
+              BASE)
     return Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
 
 
@@ -122,16 +132,11 @@ def test_a_copy_is_found_whatever_file_first_held_its_rows(tmp_path, monkeypatch
     more, half their rows or more, whose value another campaign holds) and the rows holding one
     of their values are compared. A file of 10 rows that 2 of another's repeat is no copy itself,
     but its rows are where those 2 were first held: the copy is found, in columns and in rows."""
-    data = tmp_path / "data"
-    shipped_with_synthetic_source(data)
-    append_rows(data / "builds.csv", [build_row(f"synb{b}", f"8.0.{b}") for b in range(5)])
-    rows = [f"dell32,synb{b},z11a_c32r128,point-query,100,{t},{1000 + 10 * b + t}\n"
-            for b in range(5) for t in (1, 8)]
-    base = 'base_build = "synb0"\nbase_config = "z11a_c32r128"\n'
-    _campaign(data, "2026-01-01-synthetic-a", rows, base)
+    data, rows = _synthetic_builds(tmp_path, 5)
+    _campaign(data, "2026-01-01-synthetic-a", rows, BASE)
     # the same values as two of a's rows, under another microbenchmark: not repeats of them
-    _campaign(data, "2026-01-02-synthetic-b", [r.replace("point-query", "insert") for r in rows[:2]], base)
-    _campaign(data, "2026-01-03-synthetic-c", rows[:2], base)
+    _campaign(data, "2026-01-02-synthetic-b", [r.replace("point-query", "insert") for r in rows[:2]], BASE)
+    _campaign(data, "2026-01-03-synthetic-c", rows[:2], BASE)
     paths = Paths.make(data=data, build=tmp_path / "build", out=tmp_path / "public")
     for blocks in (True, False):
         _, problems = _checked(paths, monkeypatch, blocks)

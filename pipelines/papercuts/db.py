@@ -15,6 +15,13 @@ def sql_files(folder: str) -> list[Path]:
     return sorted((SQL / folder).glob("*.sql"))
 
 
+def tables_of(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables of the database `con` has in use (its main schema), not of one it attached."""
+    return {name for (name,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND schema_name = 'main'").fetchall()}
+
+
 @cache
 def query(name: str) -> str:
     """sql/queries/<name>.sql, read once per process (it is part of the code), not at every chart

@@ -191,7 +191,7 @@ def kernel_share(system: float, cpu: float, usual: float = 0.25) -> str:
     the disk's, and on one that has just removed a large tree (an old build, the last bench's
     folder; ext4 with `discard`) file writes cost several times more. x100 on this project's
     machine: 17-20 % in runs after a pause, 25-42 % in runs within a minute or two of a removal,
-    whose full builds took 0.3-4.5 s longer."""
+    whose full builds took 0.2-4.3 s longer than a quiet run's 7.97 s."""
     line = f"of those, {system:.1f} CPU seconds ({system / cpu:.0%}) were the kernel's (sys s: file writes, mostly)"
     if system <= usual * cpu:
         return line

