@@ -259,3 +259,23 @@ def test_variant_groups_are_each_campaigns_variants_in_the_order_colours_are_ass
         ORDER BY v.campaign, b.dbms, b.engine, b.version_key, v.build, v.config""").fetchall()
     assert len(held) > 100 and held == from_rows
     assert len(held) == len(set(held))
+
+
+def test_cost_variants_are_each_comparisons_variants_with_a_cost_ranked_by_version():
+    """cost_variants (sql/models/20_*), which every render process reads for the server pages'
+    cost charts instead of ranking op_costs itself: each comparison's variants with a relative
+    cost at a thread count, ranked by version over the comparison's every non-base row, as read
+    from op_costs."""
+    con = database(PROJECT / "data")
+    held = con.execute(query("server_cost_variants")).fetchall()
+    from_rows = con.execute("""
+        SELECT DISTINCT campaign, server, base_build, base_config, threads, version_rank, build, config, variant
+        FROM (SELECT o.*, o.build || '.' || o.config AS variant,
+                     dense_rank() OVER (PARTITION BY o.campaign, o.server, o.base_build, o.base_config
+                                        ORDER BY b.version_key) AS version_rank
+              FROM op_costs o JOIN builds b ON b.id = o.build
+              WHERE (o.build, o.config) <> (o.base_build, o.base_config))
+        WHERE relative IS NOT NULL""").fetchall()
+    assert len(held) > 20 and sorted(held) == sorted(from_rows)
+    assert len({r[:4] for r in held}) > 1  # more than one comparison
+    assert any(r[5] > 1 for r in held)  # ranked

@@ -1,17 +1,5 @@
 -- The variants of every comparison (campaign, server, base variant) with a per-operation cost
--- beside their rQPS, per thread count: a server page's cost charts name them (render/servers.py).
--- version_rank as op_costs_selection.sql ranks them (over the comparison's every row), so that
--- both order them alike; the whole site's, as a server page needs no comparison's costs themselves.
-SELECT DISTINCT campaign, server, base_build, base_config, threads, version_rank, build, config, variant
-FROM (
-    SELECT o.campaign, o.server, o.base_build, o.base_config, o.threads, o.build, o.config,
-           o.build || '.' || o.config AS variant, o.relative,
-           dense_rank() OVER (PARTITION BY o.campaign, o.server, o.base_build, o.base_config
-                              ORDER BY b.version_key) AS version_rank
-    FROM op_costs o
-    JOIN builds b ON b.id = o.build
-    JOIN build_order bo ON bo.build = o.build
-    JOIN microbenchmarks m ON m.name = o.microbenchmark
-    WHERE (o.build, o.config) <> (o.base_build, o.base_config)
-)
-WHERE relative IS NOT NULL;
+-- beside their rQPS, per thread count (models/20_cost_variants.sql): the whole site's, as a server
+-- page needs no comparison's costs themselves.
+SELECT campaign, server, base_build, base_config, threads, version_rank, build, config, variant
+FROM cost_variants;
