@@ -279,3 +279,23 @@ def test_cost_variants_are_each_comparisons_variants_with_a_cost_ranked_by_versi
     assert len(held) > 20 and sorted(held) == sorted(from_rows)
     assert len({r[:4] for r in held}) > 1  # more than one comparison
     assert any(r[5] > 1 for r in held)  # ranked
+
+
+def test_comparison_costs_are_each_comparisons_costs_ranked_and_ordered_as_its_charts_read_them():
+    """comparison_costs (sql/models/20_*), which the cost charts read a campaign's slice of
+    (queries/op_costs_selection.sql) instead of ranking and sorting op_costs in every render
+    process: every non-base cost row with its base's, ranked by version, in the charts' order."""
+    con = database(PROJECT / "data")
+    held = con.execute(query("op_costs_selection")).fetchall()
+    from_rows = con.execute("""
+        SELECT o.campaign, o.server, o.base_build, o.base_config, o.microbenchmark, o."range", m."group",
+               o.build, o.config, o.build || '.' || o.config, o.threads, o.metric, o.value, o.base_value,
+               o.relative, o.repetitions,
+               dense_rank() OVER (PARTITION BY o.campaign, o.server, o.base_build, o.base_config
+                                  ORDER BY b.version_key)
+        FROM op_costs o JOIN builds b ON b.id = o.build JOIN build_order bo ON bo.build = o.build
+        JOIN microbenchmarks m ON m.name = o.microbenchmark
+        WHERE (o.build, o.config) <> (o.base_build, o.base_config)
+        ORDER BY o.campaign, o.server, o.base_build, o.base_config, m."group", o.microbenchmark, o."range",
+                 o.threads, o.metric, bo.rank, o.config""").fetchall()
+    assert len(held) > 1000 and held == from_rows

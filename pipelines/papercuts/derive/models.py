@@ -35,7 +35,7 @@ SEARCH_AFTER = "ladder_values"
 # took, comparisons 0.23 s (0.03 s so), and campaign_bases, rqps_summary and op_costs, which read
 # every result or rQPS for a few rows each, 0.13-0.20 s, 0.2-0.38 s and 0.12-0.13 s of a 0.8 s derive.
 PER_CAMPAIGN = ("campaign_bases", "measured_qps", "ladder_variants", "rqps", "rqps_summary", "op_costs", "comparisons",
-                "file_rows", "server_variants", "variant_groups", "cost_variants")
+                "file_rows", "server_variants", "variant_groups", "comparison_costs", "cost_variants")
 SOURCES = ("results", "relative", "summaries", "observations", "counters")
 # The tables of campaign rows a build may keep in a copy of the last database (previous.start).
 IN_PLACE = {**{name: previous.KEPT for name in PER_CAMPAIGN}, **ladders.IN_PLACE}
