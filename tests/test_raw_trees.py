@@ -333,6 +333,29 @@ def test_a_broken_or_doubled_gzipped_output_is_an_error_at_its_file(tmp_path):
                for p in found), found
 
 
+def _deflate_broken(packed: bytes) -> bytes:
+    """Its first deflate block of the reserved type 3 (RFC 1951: an error), after the 10-byte header."""
+    return packed[:10] + bytes([packed[10] | 0b110]) + packed[11:]
+
+
+def _crc_broken(packed: bytes) -> bytes:
+    return packed[:-8] + bytes([packed[-8] ^ 1]) + packed[-7:]
+
+
+@pytest.mark.parametrize("broken", [_deflate_broken, _crc_broken])
+def test_a_gzipped_output_with_broken_compressed_bytes_or_checksum_is_an_error_at_its_file(tmp_path, broken):
+    """What the reader (ISA-L's) refuses is said at the file, as a cut-short one is: a deflate block
+    it cannot read, a CRC that does not match the bytes."""
+    name = "point-query.range100.pk1.dop1"
+    data = tree(tmp_path, {f"sb.met.{name}": DOP1 / f"sb.met.{name}"})
+    folder = data / CAMPAIGN / "raw" / "x.my8028.cfg.pk1"
+    (folder / f"sb.o.{name}.gz").write_bytes(broken(gzipped(DOP1 / f"sb.o.{name}")))
+    found = problems(data)
+    assert any(f"raw/x.my8028.cfg.pk1/sb.o.{name}.gz:1:1: error: not a complete gzip file" in p
+               and p.endswith("(compress the output again with gzip -n, or commit it uncompressed)")
+               for p in found), found
+
+
 @pytest.mark.parametrize("server, refused", [
     ("box,c8r32,Test CPU,8,off,src", None),  # the machine it ran on: 8 cores, no SMT
     ("box,c8r32,Test CPU,4,,src", None),  # SMT not stated: 4 cores may be 8 CPUs

@@ -6,7 +6,6 @@ archives commit zero-length files and leave large blobs out, so the caller recor
 """
 from __future__ import annotations
 
-import gzip
 import io
 import re
 import zlib
@@ -14,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
+
+from isal import igzip, igzip_lib
 
 from ..problems import Problem, UserError, place
 
@@ -78,10 +79,11 @@ def file_bytes(p: Path, shown: str) -> bytes:
     raw = p.read_bytes()
     if p.suffix != ".gz":
         return raw
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as g:
+    try:  # ISA-L's reader (isal, pinned): the same bytes and checks as gzip's, in 0.6 of its time
+        # (the shipped corpus's largest campaign: 775 .gz files, 90 MB inflated, 0.131 -> 0.082 CPU s)
+        with igzip.IGzipFile(fileobj=io.BytesIO(raw)) as g:
             data = g.read(MAX_GUNZIPPED_BYTES + 1)
-    except (OSError, EOFError, zlib.error) as e:
+    except (OSError, EOFError, zlib.error, igzip_lib.IsalError) as e:
         raise ParseError(shown, 1, f"not a complete gzip file ({e})",
                          "compress the output again with gzip -n, or commit it uncompressed") from None
     if len(data) > MAX_GUNZIPPED_BYTES:
