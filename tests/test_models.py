@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from itertools import groupby
 from pathlib import Path
 
 import duckdb
@@ -299,3 +300,14 @@ def test_comparison_costs_are_each_comparisons_costs_ranked_and_ordered_as_its_c
         ORDER BY o.campaign, o.server, o.base_build, o.base_config, m."group", o.microbenchmark, o."range",
                  o.threads, o.metric, bo.rank, o.config""").fetchall()
     assert len(held) > 1000 and held == from_rows
+
+
+def test_ladder_lines_are_read_each_ladders_together_by_series_then_position():
+    """queries/ladder_lines.sql reads the table in its stored order, not sorted: each ladder's rows
+    are one run (site_rows slices them), by series, then position, as the charts draw them."""
+    con = database(PROJECT / "data")
+    rows = con.execute(query("ladder_lines")).fetchall()
+    runs = [(ladder, [(r[4], r[1]) for r in group]) for ladder, group in groupby(rows, key=lambda r: r[0])]
+    assert len(runs) > 20 and len({ladder for ladder, _ in runs}) == len(runs)
+    assert all(keys == sorted(keys) for _, keys in runs)
+    assert len(rows) == con.execute("SELECT count(*) FROM ladder_lines").fetchone()[0]
