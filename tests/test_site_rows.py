@@ -73,6 +73,32 @@ def test_a_processs_first_calls_read_their_key_alone(con, monkeypatch):
         site_rows.columns_of(con, "unordered", "server", "s2")
 
 
+def test_a_process_given_more_units_than_its_first_calls_reads_the_whole_site_at_once(con, monkeypatch):
+    """render/units.py: a batch of more than FIRST units (a clean build's) reads each query's whole
+    site at its first call, which refuses an unordered query; a batch of FIRST (a rebuild's) reads
+    each unit's key alone."""
+    from papercuts.render.units import Workers
+
+    monkeypatch.setattr(site_rows, "FIRST", 3)
+    made = []
+
+    def make(c, root, server):
+        made.append(site_rows.columns_of(c, "unordered", "server", server))
+        return 1
+
+    with Workers(con) as workers:
+        assert workers.make([(make, PROJECT, ("s2",))] * 3) == [1, 1, 1]
+    assert made == [{"x": ["a", "c"], "n": [1, 3]}] * 3
+    _forget()
+    made.clear()
+    with Workers(duckdb.connect()) as workers:  # another connection: read_whole is a connection's
+        workers.con.execute("CREATE TABLE t AS SELECT 's2' AS server, 'a' AS x, 1 AS n")
+        assert workers.make([(make, PROJECT, ("s2",))] * 3) == [1, 1, 1]
+    with Workers(con) as workers, pytest.raises(ValueError, match="unordered.sql must order its rows by server"):
+        workers.make([(make, PROJECT, ("s2",))] * 4)
+    assert len(made) == 3  # the other connection's alone: the first of the four read the whole site
+
+
 # Every whole-site read of the render package: (function, query, key column).
 CALLS = sorted(set(re.findall(r'\b(rows_of|columns_of|table_of)\(con, "(\w+)", "(\w+)"', "".join(
     p.read_text() for p in (PROJECT / "pipelines" / "papercuts" / "render").glob("*.py")))))

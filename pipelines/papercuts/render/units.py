@@ -27,7 +27,7 @@ import duckdb
 
 from ..children import counted, end_with
 from ..problems import UserError
-from . import selection
+from . import selection, site_rows
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,14 @@ def _open(parent: int, db: str) -> None:
     _con = duckdb.connect(db, read_only=True, config={"threads": 1})
 
 
-def _make(make: Callable[..., int], root: Path, args: tuple) -> int:
-    return _unit(make, _con, root, args)
+def _make(make: Callable[..., int], root: Path, args: tuple, many: bool) -> int:
+    return _unit(make, _con, root, args, many)
 
 
-def _unit(make: Callable[..., int], con: duckdb.DuckDBPyConnection, root: Path, args: tuple) -> int:
+def _unit(make: Callable[..., int], con: duckdb.DuckDBPyConnection, root: Path, args: tuple,
+          many: bool = False) -> int:
+    if many:  # one of many units: the whole site's rows at once (site_rows.py)
+        site_rows.read_whole(con)
     try:
         return make(con, root, *args)
     finally:
@@ -103,11 +106,13 @@ class Workers:
         make gives them): this process may do other work meanwhile. Without workers, the jobs are
         made here, before it returns. A single job goes to a worker too: this process's own work
         runs beside it (a rebuild's one server page, beside the whole site's pages)."""
+        many = len(jobs) > site_rows.FIRST  # more units than a process reads its key alone for
         if self.pool is None or not jobs:
-            done = counted((_unit(make, self.con, root, args) for make, root, args in jobs), len(jobs), progress)
+            done = counted((_unit(make, self.con, root, args, many) for make, root, args in jobs), len(jobs),
+                           progress)
             return lambda: done
-        try:
-            results = self.pool.map(_make, *zip(*jobs, strict=True))  # every job submitted now
+        try:  # every job submitted now
+            results = self.pool.map(_make, *zip(*jobs, strict=True), [many] * len(jobs))
         except BrokenProcessPool:
             raise _killed() from None
 
