@@ -263,7 +263,7 @@ def test_variant_groups_are_each_campaigns_variants_in_the_order_colours_are_ass
 
 
 def test_cost_variants_are_each_comparisons_variants_with_a_cost_ranked_by_version():
-    """cost_variants (sql/models/20_*), which every render process reads for the server pages'
+    """cost_variants (sql/models/21_*), which every render process reads for the server pages'
     cost charts instead of ranking op_costs itself: each comparison's variants with a relative
     cost at a thread count, ranked by version over the comparison's every non-base row, as read
     from op_costs."""

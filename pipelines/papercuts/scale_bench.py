@@ -146,12 +146,12 @@ def _build(data: Path, root: Path, sample: bool = False) -> dict:
         while not done.wait(SAMPLE_S):
             peak[0] = max(peak[0], _tree_pss(proc.pid))
 
-    sampler = threading.Thread(target=read_peak, daemon=True)
-    if sample:
+    sampler = threading.Thread(target=read_peak, daemon=True) if sample else None
+    if sampler:
         sampler.start()
     stdout, stderr = proc.communicate()
     done.set()
-    if sample:
+    if sampler:
         sampler.join()
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, stdout, stderr)

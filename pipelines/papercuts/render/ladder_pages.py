@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import partial
 from itertools import groupby
 from pathlib import Path
 
@@ -191,8 +190,8 @@ def render_regressions(con: duckdb.DuckDBPyConnection, out_root: Path, investiga
     # Entries for the rows the page shows and the feed announces; the CSV has every row (x100:
     # 6,417 changes, 2,000 shown).
     picked = [*range(min(table.num_rows, SHOWN_CHANGES)), *feed]
-    items = dict(zip(picked, map(partial(_entry, investigations=investigations),
-                                 table.take(pa.array(picked, pa.int64())).to_pylist()), strict=True))
+    rows = table.take(pa.array(picked, pa.int64())).to_pylist()
+    items = {i: _entry(r, investigations) for i, r in zip(picked, rows, strict=True)}
     newest = [items[i] for i in feed]
     shown = [items[i] for i in range(min(table.num_rows, SHOWN_CHANGES))]
     meta = {"title": "Regressions", "feed": newest, "outputs": ["html", "atom"],

@@ -84,12 +84,12 @@ def _render(workers: Workers, ds, paths: Paths, reused: list | None, progress, t
     reuse.unplace_others(first + ladders + servers, out)
     pages += reuse.run(first, out, workers, progress, "campaign pages, explorer files", started=started)
     pages += regressions(out)
-    # The pages of the whole site are made here while the workers make the server pages, and the
-    # ladder pages, handed out before them, placed (x100, a full build: placed after the server
-    # pages, render ended 0.2 s after the workers' last unit; 0.06 s so).
-    pages += reuse.run(servers, out, workers, progress, "server pages",
-                       meanwhile=lambda: render_campaign_index(out) + render_explore(con, out) + reuse.run(
-                           ladders, out, workers, progress, "ladder pages", started=ladders_started))
+    # While the workers make the server pages: the pages of the whole site, and the ladder pages,
+    # handed out before them, placed (x100, a full build: placed after the server pages, render
+    # ended 0.2 s after the workers' last unit; 0.06 s so).
+    pages += reuse.run(servers, out, workers, progress, "server pages", meanwhile=lambda: (
+        render_campaign_index(out) + render_explore(con, out)
+        + reuse.run(ladders, out, workers, progress, "ladder pages", started=ladders_started)))
     reuse.forget_others()
 
     for section, title, outputs in (("investigations", "Investigations", ["html", "atom"]),

@@ -12,8 +12,8 @@ A rebuild's process makes a few units, for which the whole site's rows cost more
 (x100, a fresh process: ladder_changes 190 ms against 14 ms for one server's, op_costs_selection
 132 against 10 ms for one campaign's). So a process's first FIRST calls for a query read only the
 key asked, through the query with that filter (one_key.sql), and the whole site only after them;
-but a process given one of more units than FIRST at once (a clean build's) reads the whole site
-from the first call (read_whole): at x100, the calls before it were 0.37 s of the workers' 2.05 s
+but a process given more than FIRST units at once (a clean build's) reads the whole site from
+the first call (read_whole): at x100, the calls before it were 0.37 s of the workers' 2.05 s
 of queries (643 of them; 475 so), in a run the machine slowed.
 """
 from __future__ import annotations

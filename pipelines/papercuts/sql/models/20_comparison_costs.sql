@@ -2,8 +2,8 @@
 -- each with the same cost of the base variant, and its variant's rank by version over the
 -- comparison's every row: the rows a comparison's cost charts draw (render/selection.py
 -- comparison_costs, through queries/op_costs_selection.sql), campaign by campaign. Made here once:
--- every render process ranked and sorted them from op_costs (x100: 41,200 rows, 25-50 ms a
--- process); for the changed campaigns only in an incremental build (derive/models.py PER_CAMPAIGN).
+-- every render process ranked and sorted them from op_costs (x100: 35,441 of its 41,200 rows,
+-- 25-50 ms a process); for the changed campaigns only in an incremental build (derive/models.py PER_CAMPAIGN).
 CREATE TABLE comparison_costs AS
 SELECT o.campaign, o.server, o.base_build, o.base_config, o.microbenchmark, o."range", m."group", o.build,
        o.config, o.build || '.' || o.config AS variant, o.threads, o.metric, o.value, o.base_value,
